@@ -1,0 +1,25 @@
+// @ts-check
+'use strict';
+
+/** The engine harness: see README.md in this folder. */
+
+const { initEngine, getBinaryDataService } = require('./engine');
+const { runWorkflow } = require('./run');
+const { runNode } = require('./run-node');
+const { binaryFromBuffer, binaryFromFile, inlineBinary, storeBinary, readBinary } = require('./binary');
+const { START_NODE_TYPE } = require('./start-node');
+const { HarnessCredentialsHelper } = require('./credentials-helper');
+
+module.exports = {
+	initEngine,
+	getBinaryDataService,
+	runWorkflow,
+	runNode,
+	binaryFromBuffer,
+	binaryFromFile,
+	inlineBinary,
+	storeBinary,
+	readBinary,
+	START_NODE_TYPE,
+	HarnessCredentialsHelper,
+};
