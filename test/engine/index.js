@@ -1,11 +1,14 @@
 // @ts-check
 'use strict';
 
-/** The engine harness: see README.md in this folder. */
+/** The engine harness: see README.md in this folder for the API. */
 
 const { initEngine, getBinaryDataService } = require('./engine');
 const { runWorkflow } = require('./run');
 const { runNode } = require('./run-node');
+const { callListSearch, callLoadOptions } = require('./load-options');
+const { testCredential } = require('./credential-tester');
+const { createEngine } = require('./create-engine');
 const { binaryFromBuffer, binaryFromFile, inlineBinary, storeBinary, readBinary } = require('./binary');
 const { START_NODE_TYPE } = require('./start-node');
 const { HarnessCredentialsHelper } = require('./credentials-helper');
@@ -15,6 +18,10 @@ module.exports = {
 	getBinaryDataService,
 	runWorkflow,
 	runNode,
+	callListSearch,
+	callLoadOptions,
+	testCredential,
+	createEngine,
 	binaryFromBuffer,
 	binaryFromFile,
 	inlineBinary,
