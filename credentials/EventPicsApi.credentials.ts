@@ -1,0 +1,91 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * The base address is checked inside the expressions below (the same rule as the node's
+ * transport/baseUrl.ts): an address with http:// is only accepted for a loopback host, so the API
+ * key never travels in clear text to another machine.
+ */
+const SAFE_BASE_URL =
+	'(() => { const u = String($credentials.baseUrl || "https://api.eventpics.net").trim().replace(/\\/+$/, ""); ' +
+	'if (!/^https:\\/\\//i.test(u) && !/^http:\\/\\/(127\\.\\d+\\.\\d+\\.\\d+|localhost|\\[::1\\])(:\\d+)?(\\/|$)/i.test(u)) ' +
+	'{ throw new Error("The Base URL must start with https:// (http:// is accepted only for 127.0.0.1 or localhost), so the API key is never sent in clear text"); } ' +
+	'return u; })()';
+
+export class EventPicsApi implements ICredentialType {
+	name = 'eventPicsApi';
+
+	displayName = 'EventPics API';
+
+	icon: Icon = { light: 'file:eventpics.svg', dark: 'file:eventpics.dark.svg' };
+
+	documentationUrl = 'https://github.com/eventpics/n8n-nodes-eventpics#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'Your personal EventPics API key. Create it in the EventPics app or web app: open the event, then the API key management.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://api.eventpics.net',
+			description:
+				'Address of the EventPics API. Keep the default for production. http:// is accepted only for a local emulator on 127.0.0.1 or localhost.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: `={{${SAFE_BASE_URL}}}`,
+			url: '/geteventsandalbums',
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'EventPics refused the API key (401). Copy the key again from the EventPics app (open the event, then the API key management) and paste it without spaces.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'No EventPics API answered at this Base URL (404). Keep the default https://api.eventpics.net unless you use the local emulator.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 429,
+					message: 'EventPics is rate limiting this key (429). Wait a minute and test again.',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,73 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+export const eventLocator: INodeProperties = {
+	displayName: 'Event',
+	name: 'event',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The event, chosen from the events of the API key or given by its link ID',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select an event...',
+			typeOptions: { searchListMethod: 'searchEvents', searchable: true },
+		},
+		{
+			displayName: 'By Link ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. wedding-anna-ben',
+		},
+	],
+};
+
+export const albumLocator: INodeProperties = {
+	displayName: 'Album',
+	name: 'album',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	description:
+		'The album of the event to upload into. Leave empty to send no album, as EventPics allows.',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select an album...',
+			typeOptions: { searchListMethod: 'searchAlbums', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. booth',
+		},
+	],
+};
+
+/** Return All and Limit, shown for one resource's Get Many operation. */
+export function paginationFields(resource: string): INodeProperties[] {
+	const show = { resource: [resource], operation: ['getAll'] };
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			default: 50,
+			typeOptions: { minValue: 1 },
+			description: 'Max number of results to return',
+			displayOptions: { show: { ...show, returnAll: [false] } },
+		},
+	];
+}

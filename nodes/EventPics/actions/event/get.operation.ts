@@ -1,0 +1,19 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { eventLocator } from '../descriptions';
+import { forEachItem } from '../items';
+import { findEvent, openSession } from '../session';
+import { eventToJson } from './eventToJson';
+
+export const description: INodeProperties[] = [
+	{ ...eventLocator, displayOptions: { show: { resource: ['event'], operation: ['get'] } } },
+];
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const session = await openSession(this);
+	return await forEachItem(this, async (itemIndex) => {
+		const linkId = String(this.getNodeParameter('event', itemIndex, '', { extractValue: true })).trim();
+		const event = await findEvent(this, session, linkId, itemIndex);
+		return [{ json: eventToJson(event) }];
+	});
+}

@@ -1,0 +1,16 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { paginationFields } from '../descriptions';
+import { applyLimit, forEachItem } from '../items';
+import { openSession } from '../session';
+import { eventToJson } from './eventToJson';
+
+export const description: INodeProperties[] = paginationFields('event');
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const session = await openSession(this);
+	return await forEachItem(this, async (itemIndex) => {
+		const events = applyLimit(this, itemIndex, await session.events(itemIndex));
+		return events.map((event) => ({ json: eventToJson(event) }));
+	});
+}

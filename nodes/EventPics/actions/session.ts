@@ -1,0 +1,71 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { checkBaseUrl } from '../helpers/baseUrl';
+import type { EventSummary } from '../helpers/events';
+import { listEvents } from '../transport/api';
+import type { RetryPolicy } from '../transport/retry';
+import { DEFAULT_RETRY_POLICY } from '../transport/retry';
+import { CREDENTIAL_TYPE } from '../transport/types';
+import { failureToError } from './errors';
+
+export interface Session {
+	baseUrl: string;
+	apiKey: string;
+	/** The key's events, asked for once per execution and shared by all items. */
+	events: (itemIndex: number) => Promise<EventSummary[]>;
+}
+
+/** Reads the credential once per execution; refuses a Base URL that would expose the key. */
+export async function openSession(
+	ctx: IExecuteFunctions,
+	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): Promise<Session> {
+	const credentials = await ctx.getCredentials<{ apiKey?: string; baseUrl?: string }>(CREDENTIAL_TYPE);
+	const base = checkBaseUrl(credentials.baseUrl);
+	if (!base.ok) {
+		throw new NodeOperationError(ctx.getNode(), `The Base URL of the EventPics credential is refused: ${base.reason}`, {
+			description: 'Open the EventPics credential and correct its Base URL.',
+		});
+	}
+	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
+	if (apiKey === '') {
+		throw new NodeOperationError(ctx.getNode(), 'The EventPics credential has no API key', {
+			description: 'Open the EventPics credential and paste the API key from the EventPics app.',
+		});
+	}
+	let pending: Promise<Awaited<ReturnType<typeof listEvents>>> | undefined;
+	return {
+		baseUrl: base.url,
+		apiKey,
+		events: async (itemIndex) => {
+			pending ??= listEvents(ctx, base.url, policy);
+			const result = await pending;
+			if (result.value) return result.value;
+			throw failureToError(ctx.getNode(), result.failure!, { ...result, itemIndex });
+		},
+	};
+}
+
+/** The event with this link ID, or an error naming the item and the field. */
+export async function findEvent(
+	ctx: IExecuteFunctions,
+	session: Session,
+	linkId: string,
+	itemIndex: number,
+): Promise<EventSummary> {
+	if (linkId === '') {
+		throw new NodeOperationError(ctx.getNode(), 'No event is selected', {
+			description: 'Choose the event in the "Event" field, from the list or by its link ID.',
+			itemIndex,
+		});
+	}
+	const events = await session.events(itemIndex);
+	const event = events.find((candidate) => candidate.linkId === linkId);
+	if (event) return event;
+	const known = events.map((candidate) => candidate.linkId).slice(0, 10).join(', ');
+	throw new NodeOperationError(ctx.getNode(), `The event "${linkId}" is not one of this API key's events`, {
+		description: `Pick the event in the "Event" field from the list. The key's events are: ${known || 'none'}.`,
+		itemIndex,
+	});
+}

@@ -1,0 +1,67 @@
+import { localToEpochMs } from './timeZone';
+
+export type TakenAtResult = { ok: true; value: number | undefined } | { ok: false; reason: string };
+
+/** Numbers below this are epoch seconds (it is 5138 AD in seconds, 1973 in milliseconds). */
+const SECONDS_LIMIT = 1e11;
+
+const ISO_LOCAL =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+function fromNumber(value: number): TakenAtResult {
+	if (!Number.isFinite(value) || value <= 0) {
+		return { ok: false, reason: `${value} is not a positive Unix timestamp` };
+	}
+	return { ok: true, value: Math.round(value < SECONDS_LIMIT ? value * 1000 : value) };
+}
+
+function fromIsoText(text: string, timeZone: string): TakenAtResult {
+	const match = ISO_LOCAL.exec(text);
+	if (!match) return { ok: false, reason: `"${text}" is not a date` };
+	const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '0', zone] = match;
+	const local = {
+		year: Number(y),
+		month: Number(mo),
+		day: Number(d),
+		hour: Number(h),
+		minute: Number(mi),
+		second: Number(s),
+		millisecond: Math.round(Number(`0.${fraction}`) * 1000),
+	};
+	const check = new Date(Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second));
+	if (
+		check.getUTCMonth() !== local.month - 1 ||
+		check.getUTCDate() !== local.day ||
+		check.getUTCHours() !== local.hour ||
+		check.getUTCMinutes() !== local.minute ||
+		local.second > 59
+	) {
+		return { ok: false, reason: `"${text}" is not a valid date and time` };
+	}
+	if (zone === undefined) return { ok: true, value: localToEpochMs(local, timeZone) };
+	const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second, local.millisecond);
+	if (zone.toUpperCase() === 'Z') return { ok: true, value: asUtc };
+	const sign = zone.startsWith('-') ? -1 : 1;
+	const digits = zone.slice(1).replace(':', '');
+	const offsetMs = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
+	return { ok: true, value: asUtc - offsetMs };
+}
+
+/**
+ * Reads the Taken At parameter into integer Unix milliseconds: epoch milliseconds or seconds (as a
+ * number or digits), ISO 8601 (without an offset it is read in the workflow's time zone), a Date,
+ * or an n8n (Luxon) date. Empty means "not given".
+ */
+export function parseTakenAt(value: unknown, timeZone: string): TakenAtResult {
+	if (value === undefined || value === null || value === '') return { ok: true, value: undefined };
+	if (typeof value === 'number') return fromNumber(value);
+	if (value instanceof Date) return fromNumber(value.getTime());
+	if (typeof value === 'object' && typeof (value as { toMillis?: unknown }).toMillis === 'function') {
+		return fromNumber((value as { toMillis: () => number }).toMillis());
+	}
+	if (typeof value !== 'string') return { ok: false, reason: 'it is neither a date nor a timestamp' };
+	const text = value.trim();
+	if (text === '') return { ok: true, value: undefined };
+	if (/^\d+(\.\d+)?$/.test(text)) return fromNumber(Number(text));
+	return fromIsoText(text, timeZone);
+}

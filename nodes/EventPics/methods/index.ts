@@ -1,0 +1,2 @@
+export { searchAlbums } from './searchAlbums';
+export { searchEvents } from './searchEvents';

@@ -1,0 +1,93 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { EventSummary } from '../helpers/events';
+import { parseEventsResponse } from '../helpers/events';
+import { httpFailure, malformedFailure } from './failures';
+import { API_TIMEOUT_MS, sendAuthenticated } from './request';
+import type { RetryPolicy } from './retry';
+import { parseRetryAfter } from './retry';
+import type { EventPicsContext, Result } from './types';
+import type { AttemptOutcome, RetryResult } from './withRetries';
+import { isTransient, withRetries } from './withRetries';
+
+export interface UploadUrlRequest {
+	linkId: string;
+	fileName: string;
+	albumId?: string;
+	takenAt?: number;
+}
+
+function outcomeOf<T>(result: Result<T>): AttemptOutcome<T> {
+	if (result.ok) return { done: result.value };
+	return { failure: result.failure, retry: isTransient(result.failure) };
+}
+
+async function listEventsOnce(
+	ctx: EventPicsContext,
+	baseUrl: string,
+): Promise<Result<EventSummary[]>> {
+	const sent = await sendAuthenticated(ctx, 'geteventsandalbums', {
+		method: 'GET',
+		url: `${baseUrl}/geteventsandalbums`,
+		headers: { Accept: 'application/json', 'Cache-Control': 'no-store' },
+		json: true,
+		timeout: API_TIMEOUT_MS,
+	});
+	if (!sent.ok) return sent;
+	const answer = sent.value;
+	if (answer.statusCode < 200 || answer.statusCode > 299) {
+		const retryAfter = parseRetryAfter(answer.headers['retry-after'], Date.now());
+		return { ok: false, failure: httpFailure('geteventsandalbums', answer, retryAfter) };
+	}
+	const events = parseEventsResponse(answer.body);
+	if (events === undefined) {
+		return { ok: false, failure: malformedFailure('geteventsandalbums', answer, 'a JSON "events" list') };
+	}
+	return { ok: true, value: events };
+}
+
+/** GET /geteventsandalbums: the events of the key, albums normalized (`id` or `albumId`). */
+export async function listEvents(
+	ctx: EventPicsContext,
+	baseUrl: string,
+	policy: RetryPolicy,
+): Promise<RetryResult<EventSummary[]>> {
+	return await withRetries(policy, async () => outcomeOf(await listEventsOnce(ctx, baseUrl)));
+}
+
+/**
+ * POST /getuploadurl, once. The key goes in the JSON body as the API asks; the credential's
+ * header is added by n8n as for every call to the service.
+ */
+export async function requestUploadUrl(
+	ctx: EventPicsContext,
+	baseUrl: string,
+	apiKey: string,
+	request: UploadUrlRequest,
+): Promise<Result<string>> {
+	const body: IDataObject = { apiKey, linkId: request.linkId, fileName: request.fileName };
+	if (request.albumId) body.albumId = request.albumId;
+	if (request.takenAt !== undefined) body.takenAt = request.takenAt;
+	const sent = await sendAuthenticated(ctx, 'getuploadurl', {
+		method: 'POST',
+		url: `${baseUrl}/getuploadurl`,
+		headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+		body,
+		json: true,
+		timeout: API_TIMEOUT_MS,
+	});
+	if (!sent.ok) return sent;
+	const answer = sent.value;
+	if (answer.statusCode < 200 || answer.statusCode > 299) {
+		const retryAfter = parseRetryAfter(answer.headers['retry-after'], Date.now());
+		return { ok: false, failure: httpFailure('getuploadurl', answer, retryAfter) };
+	}
+	const uploadUrl =
+		typeof answer.body === 'object' && answer.body !== null
+			? (answer.body as IDataObject).uploadUrl
+			: undefined;
+	if (typeof uploadUrl !== 'string' || !/^https?:\/\//i.test(uploadUrl)) {
+		return { ok: false, failure: malformedFailure('getuploadurl', answer, 'an "uploadUrl" address') };
+	}
+	return { ok: true, value: uploadUrl };
+}

@@ -1,0 +1,67 @@
+export interface RetryPolicy {
+	/** Tries of one request (or of one upload), the first included. */
+	maxAttempts: number;
+	/** Longest time spent waiting between tries, summed over all tries of one request. */
+	maxTotalWaitMs: number;
+	/** First backoff delay; doubled on each further try. */
+	baseDelayMs: number;
+	/** Longest single backoff delay when the service gave no Retry-After. */
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxAttempts: 5,
+	maxTotalWaitMs: 120_000,
+	baseDelayMs: 500,
+	maxDelayMs: 20_000,
+};
+
+const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+
+const RETRYABLE_NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'ERR_STREAM_PREMATURE_CLOSE',
+	'UND_ERR_SOCKET',
+]);
+
+export function isRetryableStatus(statusCode: number): boolean {
+	return RETRYABLE_STATUS.has(statusCode);
+}
+
+export function isRetryableNetworkCode(code: string | undefined): boolean {
+	return code !== undefined && RETRYABLE_NETWORK_CODES.has(code);
+}
+
+/** Milliseconds asked for by a Retry-After header (delta seconds or an HTTP date), if readable. */
+export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
+	const text = Array.isArray(value) ? value[0] : value;
+	if (typeof text !== 'string' || text.trim() === '') return undefined;
+	const trimmed = text.trim();
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	const date = Date.parse(trimmed);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - nowMs);
+}
+
+/**
+ * Delay before try number `nextAttempt` (2 for the first retry): the service's Retry-After when
+ * given, otherwise exponential backoff with jitter (between half and all of the step).
+ */
+export function backoffDelayMs(
+	nextAttempt: number,
+	policy: RetryPolicy,
+	retryAfterMs: number | undefined,
+	random: () => number = Math.random,
+): number {
+	if (retryAfterMs !== undefined) return retryAfterMs;
+	const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, nextAttempt - 2));
+	return Math.round(step / 2 + (random() * step) / 2);
+}

@@ -1,0 +1,33 @@
+import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+
+export const CREDENTIAL_TYPE = 'eventPicsApi';
+
+/** The contexts that may talk to EventPics: operations and dropdown (list search) methods. */
+export type EventPicsContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** The three requests of the service, named as the API names them. */
+export type Step = 'geteventsandalbums' | 'getuploadurl' | 'put';
+
+export interface HttpAnswer {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+/** What went wrong with one request, in terms safe to show a user (never the API key). */
+export interface Failure {
+	step: Step;
+	statusCode?: number;
+	/** Node.js network error code such as ECONNRESET, when no HTTP answer came. */
+	networkCode?: string;
+	/** `code` and `message` of the service's Error object (400/401), or the storage's XML error. */
+	serviceCode?: string;
+	serviceMessage?: string;
+	details?: unknown;
+	/** Wait asked for by a Retry-After header, in milliseconds. */
+	retryAfterMs?: number;
+	/** One sentence describing the failure. */
+	summary: string;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; failure: Failure };

@@ -1,0 +1,120 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { requestUploadUrl } from './api';
+import { httpFailure } from './failures';
+import { sendAnonymous } from './request';
+import type { RetryPolicy } from './retry';
+import { parseRetryAfter } from './retry';
+import type { EventPicsContext, Failure } from './types';
+import type { AttemptOutcome, RetryResult } from './withRetries';
+import { isTransient, withRetries } from './withRetries';
+
+export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
+export type UploadBody = Buffer | BinaryStream;
+
+export interface UploadSpec {
+	linkId: string;
+	albumId?: string;
+	fileName: string;
+	takenAt?: number;
+	contentType: string;
+	size: number;
+	/** Opens the body anew for each try: a stream is spent once sent. */
+	openBody: () => Promise<UploadBody>;
+}
+
+export interface UploadReport {
+	statusCode: number;
+	etag?: string;
+	/** Tries of the sign-and-PUT sequence, the successful one included. */
+	attempts: number;
+	/** Upload addresses asked for (a refused or expired one is replaced, never replayed). */
+	uploadUrlRequests: number;
+	/** A connection broke after the whole file was sent; the retry may have stored it twice. */
+	possibleDuplicate: boolean;
+}
+
+/** An upload address is reused for a retry only while it is surely still valid (~300 s). */
+const UPLOAD_URL_REUSE_MS = 240_000;
+/** Fresh addresses asked for after a 403 before the PUT's refusal is taken as final. */
+const MAX_ADDRESS_REFRESHES = 2;
+
+function isStream(body: UploadBody): body is BinaryStream {
+	return !Buffer.isBuffer(body);
+}
+
+/**
+ * The two-step upload: ask `getuploadurl` just before each PUT, PUT the body streamed to the
+ * whole address unchanged, with Content-Type and Content-Length and nothing else of ours.
+ * Retries what is safe; never replays a refused or expired address.
+ */
+export async function uploadFile(
+	ctx: EventPicsContext,
+	baseUrl: string,
+	apiKey: string,
+	spec: UploadSpec,
+	policy: RetryPolicy,
+): Promise<RetryResult<UploadReport>> {
+	let uploadUrl: string | undefined;
+	let issuedAt = 0;
+	let uploadUrlRequests = 0;
+	let refreshes = 0;
+	let possibleDuplicate = false;
+
+	const attempt = async (attemptNumber: number): Promise<AttemptOutcome<UploadReport>> => {
+		if (uploadUrl === undefined || Date.now() - issuedAt > UPLOAD_URL_REUSE_MS) {
+			uploadUrlRequests++;
+			const signed = await requestUploadUrl(ctx, baseUrl, apiKey, spec);
+			if (!signed.ok) return { failure: signed.failure, retry: isTransient(signed.failure) };
+			uploadUrl = signed.value;
+			issuedAt = Date.now();
+		}
+
+		const body = await spec.openBody();
+		let bodySent = !isStream(body);
+		if (isStream(body)) body.once('end', () => (bodySent = true));
+		const sent = await sendAnonymous(ctx, 'put', {
+			method: 'PUT',
+			url: uploadUrl,
+			body: body as Buffer,
+			headers: { 'Content-Type': spec.contentType, 'Content-Length': String(spec.size) },
+			disableFollowRedirect: true,
+			encoding: 'text',
+			json: false,
+		});
+		if (isStream(body) && !body.destroyed) body.destroy();
+
+		if (!sent.ok) {
+			// The whole file went out and no answer came back: the storage may have it already.
+			if (bodySent) possibleDuplicate = true;
+			return { failure: sent.failure, retry: isTransient(sent.failure) };
+		}
+		const answer = sent.value;
+		if (answer.statusCode >= 200 && answer.statusCode <= 299) {
+			const etag = answer.headers.etag;
+			return {
+				done: {
+					statusCode: answer.statusCode,
+					etag: typeof etag === 'string' ? etag : undefined,
+					attempts: attemptNumber,
+					uploadUrlRequests,
+					possibleDuplicate,
+				},
+			};
+		}
+		const failure: Failure = httpFailure(
+			'put',
+			answer,
+			parseRetryAfter(answer.headers['retry-after'], Date.now()),
+		);
+		if (answer.statusCode === 403) {
+			// Expired or refused signature: never replay it, ask for a fresh address at once.
+			uploadUrl = undefined;
+			refreshes++;
+			return { failure, retry: refreshes <= MAX_ADDRESS_REFRESHES, waitFirst: false };
+		}
+		return { failure, retry: isTransient(failure) };
+	};
+
+	return await withRetries(policy, attempt);
+}

@@ -1,0 +1,52 @@
+import { sleep } from 'n8n-workflow';
+
+import type { RetryPolicy } from './retry';
+import { backoffDelayMs, isRetryableNetworkCode, isRetryableStatus } from './retry';
+import type { Failure } from './types';
+
+export type AttemptOutcome<T> =
+	| { done: T }
+	| { failure: Failure; retry: boolean; waitFirst?: boolean };
+
+export interface RetryResult<T> {
+	value?: T;
+	failure?: Failure;
+	attempts: number;
+	waitedMs: number;
+}
+
+/** Whether a failure is worth another try: 408/429/5xx and answers lost on the way. */
+export function isTransient(failure: Failure): boolean {
+	if (failure.statusCode !== undefined) return isRetryableStatus(failure.statusCode);
+	return isRetryableNetworkCode(failure.networkCode);
+}
+
+/**
+ * Runs `attempt` until it is done, fails for good, or the policy's tries or total wait are used
+ * up. Waits between tries with `sleep` from n8n-workflow (Retry-After first, else backoff).
+ * `waitFirst: false` retries at once (for example with a fresh upload address).
+ */
+export async function withRetries<T>(
+	policy: RetryPolicy,
+	attempt: (attemptNumber: number) => Promise<AttemptOutcome<T>>,
+	random: () => number = Math.random,
+): Promise<RetryResult<T>> {
+	let waitedMs = 0;
+	for (let attemptNumber = 1; ; attemptNumber++) {
+		const outcome = await attempt(attemptNumber);
+		if ('done' in outcome) return { value: outcome.done, attempts: attemptNumber, waitedMs };
+		const { failure } = outcome;
+		if (!outcome.retry || attemptNumber >= policy.maxAttempts) {
+			return { failure, attempts: attemptNumber, waitedMs };
+		}
+		const delay =
+			outcome.waitFirst === false
+				? 0
+				: backoffDelayMs(attemptNumber + 1, policy, failure.retryAfterMs, random);
+		if (waitedMs + delay > policy.maxTotalWaitMs) {
+			return { failure, attempts: attemptNumber, waitedMs };
+		}
+		if (delay > 0) await sleep(delay);
+		waitedMs += delay;
+	}
+}
