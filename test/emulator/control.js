@@ -1,0 +1,91 @@
+// @ts-check
+'use strict';
+
+const { readBody, sendJson, sendError } = require('./http-util');
+
+/**
+ * The control API on the service, for other processes (the demo, a second terminal):
+ *   POST /__control/faults   body: a rule, an array of rules, or { rules: [...] }   -> { faults }
+ *   GET  /__control/faults   -> { faults }            DELETE /__control/faults -> clears them
+ *   POST /__control/options  body: { urlTtlSeconds?, latencyMs?, rateLimitPerSecond?, seed?, ... } -> { options }
+ *   GET  /__control/options  -> { options }
+ *   POST /__control/reset    clears faults, uploads (and their files), the request log and the rate window
+ *   GET  /__control/uploads  -> { uploads }
+ *   GET  /__control/requests -> { requests } (credential headers redacted)
+ */
+
+/**
+ * @typedef {object} ControlTarget
+ * @property {import('./state').State} state
+ * @property {(rule: unknown) => unknown} addFault
+ * @property {(o: Record<string, unknown>) => void} setOptions
+ * @property {() => Promise<void>} reset
+ */
+
+/** @param {import('node:http').IncomingHttpHeaders} headers */
+function redact(headers) {
+	const out = { ...headers };
+	if (out.authorization !== undefined) out.authorization = '[redacted]';
+	if (out['x-api-key'] !== undefined) out['x-api-key'] = '[redacted]';
+	return out;
+}
+
+/**
+ * @param {import('node:http').IncomingMessage} req
+ * @returns {Promise<unknown>}
+ */
+async function jsonBody(req) {
+	const raw = await readBody(req, 1024 * 1024);
+	if (raw === undefined) throw new TypeError('Body too large');
+	const text = raw.toString('utf8').trim();
+	return text === '' ? {} : JSON.parse(text);
+}
+
+/**
+ * @param {ControlTarget} t
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('node:http').ServerResponse} res
+ * @param {string} path
+ */
+async function handleControl(t, req, res, path) {
+	const route = `${req.method} ${path}`;
+	try {
+		switch (route) {
+			case 'GET /__control/faults':
+				return sendJson(res, 200, { faults: t.state.faults.rules });
+			case 'POST /__control/faults': {
+				const body = /** @type {any} */ (await jsonBody(req));
+				const rules = Array.isArray(body) ? body : Array.isArray(body?.rules) ? body.rules : [body];
+				const { validateRule } = require('./faults');
+				rules.forEach(validateRule);
+				rules.forEach((r) => t.addFault(r));
+				return sendJson(res, 200, { faults: t.state.faults.rules });
+			}
+			case 'DELETE /__control/faults':
+				t.state.faults.clear();
+				return sendJson(res, 200, { faults: [] });
+			case 'GET /__control/options':
+				return sendJson(res, 200, { options: t.state.options });
+			case 'POST /__control/options': {
+				const body = await jsonBody(req);
+				if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TypeError('Options must be a JSON object');
+				t.setOptions(/** @type {Record<string, unknown>} */ (body));
+				return sendJson(res, 200, { options: t.state.options });
+			}
+			case 'POST /__control/reset':
+				await t.reset();
+				return sendJson(res, 200, { ok: true });
+			case 'GET /__control/uploads':
+				return sendJson(res, 200, { uploads: t.state.uploads });
+			case 'GET /__control/requests':
+				return sendJson(res, 200, { requests: t.state.requests.map((r) => ({ ...r, headers: redact(r.headers) })) });
+			default:
+				return sendError(res, 404, 'NOT_FOUND', `No control route ${route}.`);
+		}
+	} catch (e) {
+		if (res.headersSent || req.socket.destroyed) return;
+		return sendError(res, 400, 'INVALID_CONTROL_REQUEST', e instanceof Error ? e.message : String(e));
+	}
+}
+
+module.exports = { handleControl, redact };

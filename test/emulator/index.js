@@ -1,0 +1,215 @@
+// @ts-check
+'use strict';
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const { SEED, DEMO_API_KEY, OTHER_API_KEY } = require('./seed');
+const { FaultSet, RateLimiter } = require('./faults');
+const { makeOptions, applyOptions } = require('./state');
+const { listEvents, getUploadUrl, notFound } = require('./service');
+const { handleStorage, onClientError } = require('./storage');
+const { handleControl } = require('./control');
+const { sendPage, sendFile } = require('./page');
+const { sendText, drain } = require('./http-util');
+
+/** The EventPics emulator: the service and the object storage on two loopback ports. */
+
+const HOST = '127.0.0.1';
+
+/**
+ * @typedef {Partial<import('./state').EmulatorOptions> & {
+ *   port?: number, storagePort?: number, storageDir?: string, seed?: number,
+ *   signingSecret?: string, loadExisting?: boolean
+ * }} StartOptions
+ */
+
+/**
+ * @typedef {object} Emulator
+ * @property {string} baseUrl service address, e.g. http://127.0.0.1:8787
+ * @property {string} storageUrl object storage address (another port)
+ * @property {string} apiKey the demo key
+ * @property {string} otherApiKey a second account's key
+ * @property {string} storageDir where stored files live
+ * @property {import('./state').StoredUpload[]} uploads stored files (same array for the emulator's life)
+ * @property {import('./state').RequestLogEntry[]} requests every request to both servers
+ * @property {import('./state').EmulatorOptions} options current options (read-only copy)
+ * @property {import('./faults').FaultRule[]} faults active fault rules
+ * @property {(rule: import('./faults').FaultRule) => import('./faults').FaultRule} addFault
+ * @property {() => void} clearFaults
+ * @property {(o: Partial<import('./state').EmulatorOptions> & { seed?: number }) => void} setOptions
+ * @property {() => void} reset clears faults, uploads (and their files), the request log and the rate window; options go back to the start values
+ * @property {() => Promise<void>} close
+ */
+
+/**
+ * @param {http.Server} server
+ * @param {number} port
+ * @returns {Promise<number>}
+ */
+function listen(server, port) {
+	return new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, HOST, () => {
+			server.removeListener('error', reject);
+			resolve(/** @type {import('node:net').AddressInfo} */ (server.address()).port);
+		});
+	});
+}
+
+/**
+ * @param {string} dir
+ * @returns {import('./state').StoredUpload[]}
+ */
+function loadStored(dir) {
+	const out = [];
+	for (const name of fs.readdirSync(dir)) {
+		if (!/^[0-9a-f]{24}\.json$/.test(name)) continue;
+		try {
+			const record = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
+			if (fs.existsSync(record.path)) out.push(record);
+		} catch {
+			// not ours or damaged: skip
+		}
+	}
+	return out.sort((a, b) => String(a.uploadedAt).localeCompare(String(b.uploadedAt)));
+}
+
+/**
+ * Start the emulator on 127.0.0.1 (ports 0 = ephemeral, the default).
+ * @param {StartOptions} [startOptions]
+ * @returns {Promise<Emulator>}
+ */
+async function startEmulator(startOptions = {}) {
+	const { port = 0, storagePort = 0, storageDir, seed, signingSecret, loadExisting = false, ...rest } = startOptions;
+	const initialOptions = makeOptions(rest);
+	const ownDir = storageDir === undefined;
+	const dir = ownDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'eventpics-emulator-')) : path.resolve(storageDir);
+	fs.mkdirSync(dir, { recursive: true });
+
+	/** @type {import('./state').State} */
+	const state = {
+		options: { ...initialOptions },
+		faults: new FaultSet(seed),
+		limiter: new RateLimiter(),
+		secret: signingSecret ?? crypto.randomBytes(32).toString('hex'),
+		baseUrl: '',
+		storageUrl: '',
+		storageDir: dir,
+		uploads: loadExisting ? loadStored(dir) : [],
+		requests: [],
+		accounts: SEED.accounts,
+	};
+
+	const target = {
+		state,
+		addFault: (/** @type {unknown} */ rule) => state.faults.add(rule),
+		setOptions: (/** @type {Record<string, unknown>} */ o) => {
+			applyOptions(state.options, o);
+			if (o.seed !== undefined) {
+				if (typeof o.seed !== 'number') throw new TypeError('seed must be a number');
+				state.faults.setSeed(o.seed);
+			}
+		},
+		reset: () => {
+			state.faults.clear();
+			state.limiter.clear();
+			state.requests.length = 0;
+			for (const u of state.uploads) {
+				fs.rmSync(u.path, { force: true });
+				fs.rmSync(u.path + '.json', { force: true });
+			}
+			state.uploads.length = 0;
+			state.options = { ...initialOptions };
+			if (seed !== undefined) state.faults.setSeed(seed);
+		},
+	};
+
+	/**
+	 * @param {'api'|'storage'} server
+	 * @param {(req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>} handler
+	 */
+	const logged = (server, handler) => (/** @type {http.IncomingMessage} */ req, /** @type {http.ServerResponse} */ res) => {
+		/** @type {import('./state').RequestLogEntry} */
+		const entry = { server, method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, status: 0 };
+		state.requests.push(entry);
+		res.on('finish', () => {
+			entry.status = res.statusCode;
+		});
+		handler(req, res).catch((err) => {
+			console.error(`[eventpics-emulator] internal error on ${server} ${req.method}: ${err && err.message}`);
+			if (!res.headersSent && !req.socket.destroyed) sendText(res, 500, 'Emulator internal error');
+			else res.destroy();
+		});
+	};
+
+	const api = http.createServer(
+		logged('api', async (req, res) => {
+			const p = (req.url ?? '/').split('?')[0];
+			if (p === '/geteventsandalbums') return listEvents(state, req, res);
+			if (p === '/getuploadurl') return getUploadUrl(state, req, res);
+			if (p.startsWith('/__control/')) return handleControl(/** @type {any} */ (target), req, res, p);
+			const read = req.method === 'GET' || req.method === 'HEAD';
+			if (read && p === '/') return sendPage(state, res);
+			if (read && p.startsWith('/files/')) return sendFile(state, req, res, safeDecode(p.slice('/files/'.length)));
+			await drain(req, 1024 * 1024);
+			notFound(res);
+		}),
+	);
+	const storage = http.createServer(logged('storage', (req, res) => handleStorage(state, req, res)));
+	storage.on('clientError', onClientError);
+
+	const apiPort = await listen(api, port);
+	const storePort = await listen(storage, storagePort).catch(async (e) => {
+		await new Promise((r) => api.close(r));
+		throw e;
+	});
+	state.baseUrl = `http://${HOST}:${apiPort}`;
+	state.storageUrl = `http://${HOST}:${storePort}`;
+
+	/** @param {http.Server} s */
+	const closeServer = (s) =>
+		new Promise((resolve) => {
+			s.close(() => resolve(undefined));
+			s.closeAllConnections();
+		});
+
+	/** @type {Emulator} */
+	const emu = {
+		baseUrl: state.baseUrl,
+		storageUrl: state.storageUrl,
+		apiKey: DEMO_API_KEY,
+		otherApiKey: OTHER_API_KEY,
+		storageDir: dir,
+		uploads: state.uploads,
+		requests: state.requests,
+		get options() {
+			return { ...state.options };
+		},
+		get faults() {
+			return state.faults.rules;
+		},
+		addFault: (rule) => state.faults.add(rule),
+		clearFaults: () => state.faults.clear(),
+		setOptions: (o) => target.setOptions(/** @type {Record<string, unknown>} */ (o)),
+		reset: () => target.reset(),
+		close: async () => {
+			await Promise.all([closeServer(api), closeServer(storage)]);
+			if (ownDir) fs.rmSync(dir, { recursive: true, force: true });
+		},
+	};
+	return emu;
+}
+
+/** @param {string} s */
+function safeDecode(s) {
+	try {
+		return decodeURIComponent(s);
+	} catch {
+		return '';
+	}
+}
+
+module.exports = { startEmulator, DEMO_API_KEY, OTHER_API_KEY, SEED };
