@@ -7,15 +7,14 @@ import type {
 } from 'n8n-workflow';
 
 /**
- * The base address is checked inside the expressions below (the same rule as the node's
- * transport/baseUrl.ts): an address with http:// is only accepted for a loopback host, so the API
- * key never travels in clear text to another machine.
+ * The credential test's base address: the Base URL without trailing slashes, checked with the same
+ * rule as the node (helpers/baseUrl.ts). An http:// address is kept only for a loopback host;
+ * any other becomes empty, so the test stops with "Invalid URL" before anything, and above all the
+ * API key, is sent in clear text.
  */
 const SAFE_BASE_URL =
-	'(() => { const u = String($credentials.baseUrl || "https://api.eventpics.net").trim().replace(/\\/+$/, ""); ' +
-	'if (!/^https:\\/\\//i.test(u) && !/^http:\\/\\/(127\\.\\d+\\.\\d+\\.\\d+|localhost|\\[::1\\])(:\\d+)?(\\/|$)/i.test(u)) ' +
-	'{ throw new Error("The Base URL must start with https:// (http:// is accepted only for 127.0.0.1 or localhost), so the API key is never sent in clear text"); } ' +
-	'return u; })()';
+	'((u) => /^https:\\/\\//i.test(u) || /^http:\\/\\/(127\\.\\d+\\.\\d+\\.\\d+|localhost|\\[::1\\])(:\\d+)?(\\/|$)/i.test(u) ? u : "")' +
+	'(String($credentials.baseUrl || "https://api.eventpics.net").trim().replace(/\\/+$/, ""))';
 
 export class EventPicsApi implements ICredentialType {
 	name = 'eventPicsApi';

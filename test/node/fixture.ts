@@ -1,0 +1,68 @@
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { EventPicsApi } from '../../credentials/EventPicsApi.credentials';
+import { EventPics } from '../../nodes/EventPics/EventPics.node';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const engine = require('../engine');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const emulator = require('../emulator');
+
+export const NODE_TYPE = 'n8n-nodes-eventpics.eventPics';
+export const nodeTypes = { [NODE_TYPE]: new EventPics() };
+export const credentialTypes = { eventPicsApi: new EventPicsApi() };
+export const { binaryFromBuffer, binaryFromFile, inlineBinary, testCredential, callListSearch } = engine;
+
+export interface Emulator {
+	baseUrl: string;
+	storageUrl: string;
+	apiKey: string;
+	otherApiKey: string;
+	storageDir: string;
+	uploads: IDataObject[];
+	requests: Array<{ server: 'api' | 'storage'; method: string; url: string; headers: Record<string, string>; status: number }>;
+	addFault: (rule: IDataObject) => void;
+	setOptions: (options: IDataObject) => void;
+	reset: () => void;
+	close: () => Promise<void>;
+}
+
+export async function startEmulator(options: IDataObject = {}): Promise<Emulator> {
+	return (await emulator.startEmulator({ seed: 42, ...options })) as Emulator;
+}
+
+export interface RunResult {
+	items: INodeExecutionData[];
+	nodeError?: { message: string; description?: string; httpCode?: string; context?: IDataObject } & IDataObject;
+	error?: IDataObject;
+	status: string;
+	logs: Array<{ level: string; message: string }>;
+	text: () => string;
+}
+
+export interface RunOptions {
+	emu: Emulator;
+	parameters: INodeParameters;
+	inputItems?: Array<{ json?: IDataObject; binary?: IDataObject }>;
+	continueOnFail?: boolean;
+	apiKey?: string;
+	baseUrl?: string;
+}
+
+/** Runs "start -> EventPics" through the real n8n engine against the emulator. */
+export async function runEventPics(options: RunOptions): Promise<RunResult> {
+	return (await engine.runNode({
+		nodeType: NODE_TYPE,
+		nodeTypes,
+		credentialTypes,
+		credentials: {
+			eventPicsApi: { apiKey: options.apiKey ?? options.emu.apiKey, baseUrl: options.baseUrl ?? options.emu.baseUrl },
+		},
+		parameters: options.parameters,
+		inputItems: options.inputItems,
+		continueOnFail: options.continueOnFail,
+	})) as RunResult;
+}
+
+export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
