@@ -69,7 +69,8 @@ function renderMediaTypesModule() {
 	}
 
 	/** @param {Array<[string, string]>} rows */
-	const body = (rows) => rows.map(([key, value]) => `\t[${quote(key)}, ${quote(value)}],`).join('\n');
+	const body = (rows) =>
+		rows.map(([key, value]) => `\t[${quote(key)}, ${quote(value)}],`).join('\n');
 
 	return `// GENERATED FILE, DO NOT EDIT. Written by \`gulp generate\` (gulpfile.js) from
 // mime-types ${mimeTypesVersion} (mime-db ${mimeDbVersion}): ${extensionRows.length} extensions, ${typeRows.length} media types.

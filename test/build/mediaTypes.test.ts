@@ -81,7 +81,9 @@ describe('generated media type table', () => {
 	it('holds exactly the media types mime-types knows, each with extension(type)', () => {
 		expect(knownTypes.length).toBeGreaterThan(900);
 		expect(Object.keys(MEDIA_TYPE_TO_EXTENSION).sort()).toEqual([...knownTypes].sort());
-		const wrong = knownTypes.filter((type) => MEDIA_TYPE_TO_EXTENSION[type] !== mime.extension(type));
+		const wrong = knownTypes.filter(
+			(type) => MEDIA_TYPE_TO_EXTENSION[type] !== mime.extension(type),
+		);
 		expect(wrong).toEqual([]);
 	});
 
@@ -113,7 +115,9 @@ describe('lookupMediaType equals mime.lookup', () => {
 		expect(inputs.length).toBe(knownExtensions.length * 8);
 		expect(lookupMismatches(inputs)).toEqual([]);
 		// and every answer is a real media type, not false
-		expect(knownExtensions.filter((ext) => lookupMediaType(`NAME.${ext.toUpperCase()}`) === false)).toEqual([]);
+		expect(
+			knownExtensions.filter((ext) => lookupMediaType(`NAME.${ext.toUpperCase()}`) === false),
+		).toEqual([]);
 	});
 
 	it.each<[string, string | false]>([
@@ -183,7 +187,9 @@ describe('extensionForMediaType equals mime.extension', () => {
 		}
 		expect(inputs.length).toBe(knownTypes.length * 9);
 		expect(extensionMismatches(inputs)).toEqual([]);
-		expect(knownTypes.filter((type) => extensionForMediaType(`${type}; charset=utf-8`) === false)).toEqual([]);
+		expect(
+			knownTypes.filter((type) => extensionForMediaType(`${type}; charset=utf-8`) === false),
+		).toEqual([]);
 	});
 
 	it.each<[string, string | false]>([
@@ -229,10 +235,48 @@ describe('random inputs built from tricky pieces', () => {
 	}
 
 	const pieces = [
-		'.', '..', '/', '//', ';', ' ', '\t', '\n', '\u00a0', '\ufeff', '\u2028', '\u3000',
-		'jpg', 'JPG', 'jpeg', 'png', 'Png', 'heic', 'mp4', 'mov', 'gz', 'tar', 'x', 'photo',
-		'image/', 'video/', 'text/', 'application/', 'html', 'json', 'charset=utf-8', '"',
-		'\u0130', '\u212Amz', 'k', 'MZ', '\\', ':', '-', '+', 'é', '😀',
+		'.',
+		'..',
+		'/',
+		'//',
+		';',
+		' ',
+		'\t',
+		'\n',
+		'\u00a0',
+		'\ufeff',
+		'\u2028',
+		'\u3000',
+		'jpg',
+		'JPG',
+		'jpeg',
+		'png',
+		'Png',
+		'heic',
+		'mp4',
+		'mov',
+		'gz',
+		'tar',
+		'x',
+		'photo',
+		'image/',
+		'video/',
+		'text/',
+		'application/',
+		'html',
+		'json',
+		'charset=utf-8',
+		'"',
+		'\u0130',
+		'\u212Amz',
+		'k',
+		'MZ',
+		'\\',
+		':',
+		'-',
+		'+',
+		'é',
+		'😀',
 	];
 
 	function build(next: () => number): string {
