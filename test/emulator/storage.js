@@ -121,14 +121,17 @@ async function receive(state, req, res, uploadId, meta, length, rule) {
 	let bytes = 0;
 	const resetAt = rule?.kind === 'reset' ? (rule.afterBytes ?? Math.floor(length / 2)) : -1;
 	let timedOut = false;
-	req.socket.setTimeout(state.options.bodyIdleTimeoutMs, () => {
+	req.setTimeout(state.options.bodyIdleTimeoutMs, () => {
+		if (bytes === length) return;
 		timedOut = true;
+		const stop = () => req.destroy(new Error('body idle timeout'));
 		if (!res.headersSent) {
 			res.shouldKeepAlive = false;
+			res.once('finish', stop);
 			sendS3Error(res, 400, 'RequestTimeout',
 				'Your socket connection to the server was not read from or written to within the timeout period.');
 		}
-		setTimeout(() => req.socket.destroy(), 50).unref();
+		setTimeout(stop, 100).unref();
 	});
 	try {
 		if (resetAt === 0) throw destroyForFault(req);
@@ -145,14 +148,14 @@ async function receive(state, req, res, uploadId, meta, length, rule) {
 			},
 			fs.createWriteStream(tmp, { flags: 'wx' }),
 		);
-		req.socket.setTimeout(0);
+		req.setTimeout(0);
 		// Let the parser report bytes beyond Content-Length before the file is kept.
 		await new Promise((resolve) => setImmediate(resolve));
 		if (timedOut || bytes !== length || req.socket.destroyed || /** @type {any} */ (req.socket)[PARSE_FAILED]) {
 			throw new Error('incomplete upload');
 		}
 	} catch {
-		req.socket.setTimeout(0);
+		req.setTimeout(0);
 		await fs.promises.rm(tmp, { force: true });
 		if (!res.headersSent && !req.socket.destroyed) req.socket.destroy();
 		return;
