@@ -47,6 +47,8 @@ export interface RunOptions {
 	continueOnFail?: boolean;
 	apiKey?: string;
 	baseUrl?: string;
+	/** Workflow settings, e.g. { timezone: 'Europe/Berlin' } */
+	settings?: IDataObject;
 }
 
 /** Runs "start -> EventPics" through the real n8n engine against the emulator. */
@@ -61,6 +63,7 @@ export async function runEventPics(options: RunOptions): Promise<RunResult> {
 		parameters: options.parameters,
 		inputItems: options.inputItems,
 		continueOnFail: options.continueOnFail,
+		settings: options.settings,
 	})) as RunResult;
 }
 
