@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -65,7 +65,11 @@ describe('engine harness: binary data and real HTTP', () => {
 	beforeAll(async () => {
 		server = await startTinyServer(() => ({ status: 200, json: { stored: true } }));
 	});
-	afterAll(async () => server.close());
+	const onCleanup: Array<() => void> = [];
+	afterAll(async () => {
+		onCleanup.forEach((fn) => fn());
+		await server.close();
+	});
 	beforeEach(() => server.requests.splice(0));
 
 	it('stores a Buffer binary in the filesystem store and streams it out with its exact length', async () => {
@@ -101,6 +105,7 @@ describe('engine harness: binary data and real HTTP', () => {
 		const file = join(dir, 'clip.mp4');
 		const bytes = randomBytes(300_000);
 		writeFileSync(file, bytes);
+		onCleanup.push(() => rmSync(dir, { recursive: true, force: true }));
 		const result = await runNode({
 			nodeType: new Uploader(),
 			parameters: { url: `${server.url}/put/file` },

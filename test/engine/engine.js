@@ -18,6 +18,37 @@ const { installLogger } = require('./logs');
 
 /** @typedef {{ userFolder: string, binaryStoragePath: string }} EngineInfo */
 
+const TEMP_PREFIX = 'n8n-harness-';
+const OWNER_FILE = '.owner-pid';
+
+/** Removes harness temp folders whose owning process is gone. */
+function sweepStaleFolders() {
+	if (process.env.N8N_HARNESS_KEEP) return;
+	const tmp = os.tmpdir();
+	for (const name of fs.readdirSync(tmp)) {
+		if (!name.startsWith(TEMP_PREFIX)) continue;
+		const folder = path.join(tmp, name);
+		let pid;
+		try {
+			pid = Number(fs.readFileSync(path.join(folder, OWNER_FILE), 'utf8'));
+		} catch {
+			continue; // not ours, or being created right now
+		}
+		if (!pid || pid === process.pid || isAlive(pid)) continue;
+		fs.rmSync(folder, { recursive: true, force: true });
+	}
+}
+
+/** @param {number} pid */
+function isAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return error.code === 'EPERM';
+	}
+}
+
 /** @type {Promise<EngineInfo> | undefined} */
 let started;
 
@@ -28,7 +59,15 @@ let started;
  */
 function prepareEnvironment() {
 	if (!process.env.N8N_USER_FOLDER) {
-		process.env.N8N_USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-harness-'));
+		sweepStaleFolders();
+		const folder = fs.mkdtempSync(path.join(os.tmpdir(), TEMP_PREFIX));
+		fs.writeFileSync(path.join(folder, OWNER_FILE), String(process.pid));
+		process.env.N8N_USER_FOLDER = folder;
+		// A folder the harness made is removed when the process ends (N8N_HARNESS_KEEP=1 keeps it);
+		// jest workers may end without 'exit', so later starts also sweep folders of dead processes.
+		process.once('exit', () => {
+			if (!process.env.N8N_HARNESS_KEEP) fs.rmSync(folder, { recursive: true, force: true });
+		});
 	}
 	const userFolder = process.env.N8N_USER_FOLDER;
 	process.env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
