@@ -8,6 +8,20 @@ export interface FailureContext {
 	itemIndex?: number;
 	attempts?: number;
 	waitedMs?: number;
+	/** The API key: blanked out of anything the service said, should it ever echo it. */
+	secret?: string;
+}
+
+export const REDACTED = '[redacted API key]';
+
+/** `text` with every occurrence of `secret` replaced. */
+export function redact(text: string, secret: string | undefined): string {
+	return secret ? text.split(secret).join(REDACTED) : text;
+}
+
+function redactDeep(value: unknown, secret: string | undefined): unknown {
+	if (!secret || value === undefined || value === null) return value ?? null;
+	return JSON.parse(redact(JSON.stringify(value), secret)) as unknown;
 }
 
 function triedText(context: FailureContext): string {
@@ -45,7 +59,8 @@ export function failureToError(
 	failure: Failure,
 	context: FailureContext = {},
 ): NodeApiError | NodeOperationError {
-	const message = failure.summary.replace(/\.$/, '');
+	const { secret } = context;
+	const message = redact(failure.summary.replace(/\.$/, ''), secret);
 	const description = `${adviceFor(failure)}${triedText(context)}`;
 	if (failure.statusCode === undefined) {
 		return new NodeOperationError(node, message, { description, itemIndex: context.itemIndex });
@@ -53,9 +68,9 @@ export function failureToError(
 	const response: JsonObject = {
 		step: failure.step,
 		statusCode: failure.statusCode,
-		code: failure.serviceCode ?? null,
-		message: failure.serviceMessage ?? stepLabel(failure.step),
-		details: (failure.details ?? null) as JsonObject,
+		code: redact(failure.serviceCode ?? '', secret) || null,
+		message: redact(failure.serviceMessage ?? stepLabel(failure.step), secret),
+		details: redactDeep(failure.details, secret) as JsonObject,
 	};
 	return new NodeApiError(node, response, {
 		message,

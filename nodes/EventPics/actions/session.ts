@@ -42,7 +42,7 @@ export async function openSession(
 			pending ??= listEvents(ctx, base.url, policy);
 			const result = await pending;
 			if (result.value) return result.value;
-			throw failureToError(ctx.getNode(), result.failure!, { ...result, itemIndex });
+			throw failureToError(ctx.getNode(), result.failure!, { ...result, itemIndex, secret: apiKey });
 		},
 	};
 }

@@ -13,12 +13,12 @@ const DROPDOWN_RETRY_POLICY = { ...DEFAULT_RETRY_POLICY, maxAttempts: 3, maxTota
 
 /** The key's events for a dropdown, with errors the editor can show. */
 export async function loadEvents(ctx: ILoadOptionsFunctions): Promise<EventSummary[]> {
-	const credentials = await ctx.getCredentials<{ baseUrl?: string }>(CREDENTIAL_TYPE);
+	const credentials = await ctx.getCredentials<{ apiKey?: string; baseUrl?: string }>(CREDENTIAL_TYPE);
 	const base = checkBaseUrl(credentials.baseUrl);
 	if (!base.ok) {
 		throw new NodeOperationError(ctx.getNode(), `The Base URL of the EventPics credential is refused: ${base.reason}`);
 	}
 	const result = await listEvents(ctx, base.url, DROPDOWN_RETRY_POLICY);
 	if (result.value) return result.value;
-	throw failureToError(ctx.getNode(), result.failure!, result);
+	throw failureToError(ctx.getNode(), result.failure!, { ...result, secret: credentials.apiKey });
 }

@@ -108,7 +108,9 @@ async function uploadItem(
 		},
 		retryPolicy(options),
 	);
-	if (!result.value) throw failureToError(node, result.failure!, { ...result, itemIndex });
+	if (!result.value) {
+		throw failureToError(node, result.failure!, { ...result, itemIndex, secret: session.apiKey });
+	}
 
 	const report = result.value;
 	const json: IDataObject = {
