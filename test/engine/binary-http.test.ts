@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { binaryFromBuffer, binaryFromFile, inlineBinary, readBinary, runNode, storeBinary, initEngine } from './index';
 import { startTinyServer } from './tiny-server';
@@ -13,7 +13,7 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Throwaway node: PUTs the item's `data` binary to `url`, streamed when stored, as HTTP Request v3 does. */
 class Uploader implements INodeType {
-	description = {
+	description: INodeTypeDescription = {
 		displayName: 'Uploader',
 		name: 'uploader',
 		group: ['output'],

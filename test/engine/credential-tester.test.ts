@@ -1,12 +1,21 @@
-import type { ICredentialType } from 'n8n-workflow';
+import type { ICredentialTestRequest, ICredentialType } from 'n8n-workflow';
 
 import { testCredential } from './index';
 import { startTinyServer } from './tiny-server';
 
 const GOOD = 'good-key-123';
 
+// n8n-workflow types `rules` as all-responseCode or all-responseSuccessBody, so the two kinds
+// are tried with two variants of the credential type (n8n itself evaluates a mixed list too).
+const CODE_RULES: ICredentialTestRequest['rules'] = [
+	{ type: 'responseCode', properties: { value: 401, message: 'The API key is not valid' } },
+];
+const BODY_RULES: ICredentialTestRequest['rules'] = [
+	{ type: 'responseSuccessBody', properties: { key: 'result.state', value: 'blocked', message: 'This account is blocked' } },
+];
+
 /** A credential type with a request test, like an API-key credential of a community node. */
-function keyApi(defaultBaseUrl: string): ICredentialType {
+function keyApi(defaultBaseUrl: string, rules = CODE_RULES): ICredentialType {
 	return {
 		name: 'keyApi',
 		displayName: 'Key API',
@@ -17,10 +26,7 @@ function keyApi(defaultBaseUrl: string): ICredentialType {
 		authenticate: { type: 'generic', properties: { headers: { 'X-Key': '={{$credentials.apiKey}}' } } },
 		test: {
 			request: { baseURL: '={{$credentials.baseUrl}}', url: '/check', qs: { probe: 1 } },
-			rules: [
-				{ type: 'responseCode', properties: { value: 401, message: 'The API key is not valid' } },
-				{ type: 'responseSuccessBody', properties: { key: 'result.state', value: 'blocked', message: 'This account is blocked' } },
-			],
+			rules,
 		},
 	};
 }
@@ -49,15 +55,19 @@ describe('engine harness: testCredential behaves like n8n\'s credential test', (
 		expect(server.requests[0].headers['x-key']).toBe(GOOD);
 	});
 
-	it('the responseCode rule gives its message for a bad key', async () => {
+	it('the responseCode rule gives its message for a bad key; without it, the status text', async () => {
 		expect(await testCredential({ credentialType: keyApi(server.url), credentials: { apiKey: 'bad' } })).toEqual({
 			status: 'Error',
 			message: 'The API key is not valid',
 		});
+		expect(await testCredential({ credentialType: keyApi(server.url, BODY_RULES), credentials: { apiKey: 'bad' } })).toEqual({
+			status: 'Error',
+			message: 'Unauthorized',
+		});
 	});
 
 	it('the responseSuccessBody rule turns a 200 into an error', async () => {
-		expect(await testCredential({ credentialType: keyApi(server.url), credentials: { apiKey: 'blocked' } })).toEqual({
+		expect(await testCredential({ credentialType: keyApi(server.url, BODY_RULES), credentials: { apiKey: 'blocked' } })).toEqual({
 			status: 'Error',
 			message: 'This account is blocked',
 		});

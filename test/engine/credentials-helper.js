@@ -165,7 +165,7 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 		const isTestingCredentials = node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
 		if (typeof type.preAuthentication !== 'function') return undefined;
 		if (credentials[expirable.name] === '' || credentialsExpired || isTestingCredentials) {
-			const output = await type.preAuthentication.call(helpers, credentials);
+			const output = /** @type {CredentialData} */ (await type.preAuthentication.call(helpers, credentials));
 			if (output[expirable.name] === undefined) return undefined;
 			if (node.credentials) {
 				const details = node.credentials[type.name];
@@ -186,12 +186,13 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 	 * @param {import('n8n-workflow').IHttpRequestHelper} helpers
 	 * @param {CredentialData} credentials
 	 * @param {string} typeName
+	 * @returns {Promise<CredentialData | undefined>}
 	 */
 	async runPreAuthentication(helpers, credentials, typeName) {
 		const type = this.getType(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
 		const output = await type.preAuthentication.call(helpers, credentials);
-		return output ?? undefined;
+		return /** @type {CredentialData | undefined} */ (output ?? undefined);
 	}
 
 	/**

@@ -7,6 +7,7 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeType,
+	INodeTypeDescription,
 } from 'n8n-workflow';
 
 import { runNode } from './index';
@@ -68,7 +69,7 @@ function tinySessionApi(baseUrl: string): ICredentialType {
 
 /** Throwaway node: one GET per item through httpRequestWithAuthentication with the chosen credential. */
 class Caller implements INodeType {
-	description = {
+	description: INodeTypeDescription = {
 		displayName: 'Caller',
 		name: 'caller',
 		group: ['transform'],

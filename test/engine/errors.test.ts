@@ -1,5 +1,5 @@
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, JsonObject, INodeTypeDescription } from 'n8n-workflow';
 
 import { runNode } from './index';
 import { startTinyServer } from './tiny-server';
@@ -10,7 +10,7 @@ import { startTinyServer } from './tiny-server';
  * NodeOperationError instead; with continue-on-fail it outputs `{ error }` itself.
  */
 class Failing implements INodeType {
-	description = {
+	description: INodeTypeDescription = {
 		displayName: 'Failing',
 		name: 'failing',
 		group: ['transform'],

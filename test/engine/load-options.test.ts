@@ -5,6 +5,7 @@ import type {
 	INodeListSearchResult,
 	INodePropertyOptions,
 	INodeType,
+	INodeTypeDescription,
 } from 'n8n-workflow';
 
 import { callListSearch, callLoadOptions } from './index';
@@ -26,7 +27,7 @@ function albumsApi(baseUrl: string): ICredentialType {
 
 /** Throwaway node with a resource locator (listSearch) and a dependent options list (loadOptions). */
 class Albums implements INodeType {
-	description = {
+	description: INodeTypeDescription = {
 		displayName: 'Albums',
 		name: 'albums',
 		group: ['transform'],

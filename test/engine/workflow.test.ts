@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { createEngine, runWorkflow, START_NODE_TYPE } from './index';
 
 /** Throwaway node: adds `field` = `value` (an expression in the workflow) to each item. */
 class SetField implements INodeType {
-	description = {
+	description: INodeTypeDescription = {
 		displayName: 'Set Field',
 		name: 'setField',
 		group: ['transform'],
