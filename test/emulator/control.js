@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 
-const { readBody, sendJson, sendError } = require('./http-util');
+const { readBody, sendJson, sendError, gone } = require('./http-util');
 
 /**
  * The control API on the service, for other processes (the demo, a second terminal):
@@ -83,7 +83,7 @@ async function handleControl(t, req, res, path) {
 				return sendError(res, 404, 'NOT_FOUND', `No control route ${route}.`);
 		}
 	} catch (e) {
-		if (res.headersSent || req.socket.destroyed) return;
+		if (res.headersSent || gone(req)) return;
 		return sendError(res, 400, 'INVALID_CONTROL_REQUEST', e instanceof Error ? e.message : String(e));
 	}
 }

@@ -131,4 +131,21 @@ function drain(req, limit) {
 	});
 }
 
-module.exports = { sleep, sendJson, sendError, sendText, s3ErrorXml, escapeXml, readBody, drain };
+/**
+ * True when the request's connection is gone (destroyed, or already detached from the request).
+ * @param {Req} req
+ */
+function gone(req) {
+	return !req.socket || req.socket.destroyed;
+}
+
+/**
+ * Destroy the request's connection at once (a "connection reset" for the client).
+ * @param {Req} req
+ */
+function cut(req) {
+	if (req.socket) req.socket.destroy();
+	req.destroy();
+}
+
+module.exports = { gone, cut, sleep, sendJson, sendError, sendText, s3ErrorXml, escapeXml, readBody, drain };

@@ -13,7 +13,7 @@ const { listEvents, getUploadUrl, notFound } = require('./service');
 const { handleStorage, onClientError } = require('./storage');
 const { handleControl } = require('./control');
 const { sendPage, sendFile } = require('./page');
-const { sendText, drain } = require('./http-util');
+const { sendText, drain, gone } = require('./http-util');
 
 /** The EventPics emulator: the service and the object storage on two loopback ports. */
 
@@ -140,7 +140,7 @@ async function startEmulator(startOptions = {}) {
 		});
 		handler(req, res).catch((err) => {
 			console.error(`[eventpics-emulator] internal error on ${server} ${req.method}: ${err && err.message}`);
-			if (!res.headersSent && !req.socket.destroyed) sendText(res, 500, 'Emulator internal error');
+			if (!res.headersSent && !gone(req)) sendText(res, 500, 'Emulator internal error');
 			else res.destroy();
 		});
 	};

@@ -2,7 +2,7 @@
 'use strict';
 
 const { FaultSet, RateLimiter, retryAfterOf } = require('./faults');
-const { sleep, sendError, sendText, s3ErrorXml, drain } = require('./http-util');
+const { sleep, sendError, sendText, s3ErrorXml, drain, gone, cut } = require('./http-util');
 
 /**
  * @typedef {object} EmulatorOptions
@@ -121,7 +121,7 @@ const S3_STATUS = {
  */
 async function answerAfterBody(state, req, res, answer) {
 	const whole = await drain(req, state.options.drainLimitBytes);
-	if (res.destroyed || req.socket.destroyed) return;
+	if (res.destroyed || gone(req)) return;
 	if (!whole) res.shouldKeepAlive = false;
 	answer();
 }
@@ -152,7 +152,7 @@ async function gate(state, endpoint, req, res) {
 			return { handled: false };
 		case 'reset':
 			if (endpoint === 'put') return { handled: false, rule };
-			req.socket.destroy();
+			cut(req);
 			return { handled: true };
 		case 'status':
 			await answerAfterBody(state, req, res, () =>

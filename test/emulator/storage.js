@@ -7,7 +7,7 @@ const path = require('node:path');
 const { pipeline } = require('node:stream/promises');
 const { verifyRequest } = require('./signing');
 const { gate, answerAfterBody } = require('./state');
-const { sleep, sendText, s3ErrorXml } = require('./http-util');
+const { sleep, sendText, s3ErrorXml, gone, cut } = require('./http-util');
 
 /**
  * The object storage: PUT <uploadUrl>. Strict like S3 with a pre-signed URL; the body is streamed
@@ -148,34 +148,34 @@ async function receive(state, req, res, uploadId, meta, length, rule) {
 			},
 			fs.createWriteStream(tmp, { flags: 'wx' }),
 		);
-		req.setTimeout(0);
+		if (req.socket) req.setTimeout(0);
 		// Let the parser report bytes beyond Content-Length before the file is kept.
 		await new Promise((resolve) => setImmediate(resolve));
-		if (timedOut || bytes !== length || req.socket.destroyed || /** @type {any} */ (req.socket)[PARSE_FAILED]) {
+		if (timedOut || bytes !== length || gone(req) || /** @type {any} */ (req.socket)[PARSE_FAILED]) {
 			throw new Error('incomplete upload');
 		}
 	} catch {
-		req.setTimeout(0);
+		if (req.socket) req.setTimeout(0);
 		await fs.promises.rm(tmp, { force: true });
-		if (!res.headersSent && !req.socket.destroyed) req.socket.destroy();
+		if (!res.headersSent && !gone(req)) cut(req);
 		return;
 	}
 	const etag = `"${md5.digest('hex')}"`;
 	const stored = store(state, tmp, uploadId, meta, bytes, sha256.digest('hex'), etag, req.url ?? '');
 	await stored;
 	if (rule?.kind === 'resetAfterStore') {
-		req.socket.destroy();
+		cut(req);
 		return;
 	}
 	if (rule?.kind === 'delay' && rule.when === 'after') await sleep(rule.ms ?? 0);
-	if (req.socket.destroyed) return;
+	if (gone(req)) return;
 	res.writeHead(200, { ETag: etag, 'Content-Length': '0', 'x-amz-request-id': crypto.randomBytes(8).toString('hex').toUpperCase() });
 	res.end();
 }
 
 /** @param {Req} req */
 function destroyForFault(req) {
-	req.socket.destroy();
+	cut(req);
 	return new Error('reset by fault rule');
 }
 
