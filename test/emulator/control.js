@@ -55,6 +55,7 @@ async function handleControl(t, req, res, path) {
 				return sendJson(res, 200, { faults: t.state.faults.rules });
 			case 'POST /__control/faults': {
 				const body = /** @type {any} */ (await jsonBody(req));
+				/** @type {unknown[]} */
 				const rules = Array.isArray(body) ? body : Array.isArray(body?.rules) ? body.rules : [body];
 				const { validateRule } = require('./faults');
 				rules.forEach(validateRule);

@@ -102,7 +102,7 @@ code{background:#eef0f4;border-radius:4px;padding:1px 5px}small{color:#6b7385;fo
 .photo{margin:0;border:1px solid #e1e4ea;border-radius:8px;overflow:hidden;background:#fafbfc}
 .photo img,.photo video{display:block;width:100%;height:150px;object-fit:cover;background:#dde1e8}
 .photo .file{display:flex;height:150px;align-items:center;justify-content:center;color:#394258}
-figcaption{display:flex;flex-direction:column;gap:2px;padding:8px;font-size:12px;color:#394258;word-break:break-all}
+figcaption{display:flex;flex-direction:column;gap:2px;padding:8px;font-size:12px;color:#394258;overflow-wrap:anywhere}
 .empty{color:#8a91a0;font-style:italic;margin:4px 0}
 </style></head>
 <body><header><h1>EventPics emulator</h1><p>${state.uploads.length} upload(s) stored · reload to refresh</p></header>
@@ -139,7 +139,10 @@ function sendFile(state, req, res, id) {
 		'Content-Security-Policy': "sandbox; default-src 'none'",
 		ETag: u.etag,
 	});
-	if (req.method === 'HEAD') return res.end();
+	if (req.method === 'HEAD') {
+		res.end();
+		return;
+	}
 	fs.createReadStream(u.path).on('error', () => res.destroy()).pipe(res);
 }
 

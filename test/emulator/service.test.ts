@@ -141,7 +141,8 @@ describe('POST /getuploadurl', () => {
 
 	test('401 when the key is only in a header, not in the body', async () => {
 		const { apiKey: _k, ...rest } = good();
-		for (const headers of [{ authorization: `Bearer ${emu.apiKey}` }, { 'x-api-key': emu.apiKey }]) {
+		const variants: Record<string, string>[] = [{ authorization: `Bearer ${emu.apiKey}` }, { 'x-api-key': emu.apiKey }];
+		for (const headers of variants) {
 			const res = await askUploadUrl(emu, rest, headers);
 			expect(res.status).toBe(401);
 			expectErrorObject(res.text, 'UNAUTHORIZED', /"apiKey" in the JSON body/);

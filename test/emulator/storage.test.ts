@@ -70,10 +70,13 @@ describe('PUT <uploadUrl>: success', () => {
 		let sent = 0;
 		const source = new Readable({
 			read() {
-				if (sent >= size) return this.push(null);
-				sent += block.length;
-				hash.update(block);
-				this.push(block);
+				if (sent >= size) {
+					this.push(null);
+				} else {
+					sent += block.length;
+					hash.update(block);
+					this.push(block);
+				}
 			},
 		});
 		const base = process.memoryUsage();
