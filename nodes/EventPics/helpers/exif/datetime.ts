@@ -15,7 +15,6 @@ function wallMs(f: Fields): number | undefined {
 	date.setUTCFullYear(f.year, f.month - 1, f.day);
 	date.setUTCHours(f.hour, f.minute, f.second, f.millisecond);
 	const same =
-		f.year >= 1 &&
 		date.getUTCFullYear() === f.year &&
 		date.getUTCMonth() === f.month - 1 &&
 		date.getUTCDate() === f.day &&
@@ -35,7 +34,9 @@ export function parseExifDate(value: string): string | undefined {
 	if (!m) return undefined;
 	const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
 	const fields = { year, month, day, hour, minute, second, millisecond: 0 };
-	return wallMs(fields) === undefined ? undefined : `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
+	return year < 1 || wallMs(fields) === undefined
+		? undefined
+		: `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
 }
 
 /** An Exif sub-second value (decimal digits of a fraction, e.g. "12" = 0.12 s) as '.SSS' (truncated). */
@@ -117,7 +118,8 @@ export function toEpochMs(
 	if (!m) return undefined;
 	const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
 	const millisecond = Number((m[7] ?? '').padEnd(3, '0'));
-	const wall = wallMs({ year, month, day, hour, minute, second, millisecond });
+	const wall =
+		year < 1 ? undefined : wallMs({ year, month, day, hour, minute, second, millisecond });
 	if (wall === undefined) return undefined;
 	if (t.offset === undefined) return zonedToUtc(wall, timeZone);
 	const offset = parseOffset(t.offset);

@@ -21,7 +21,7 @@ function fourCc(bytes: Uint8Array, at: number): string {
 function children(bytes: Uint8Array, start: number, end: number): Box[] {
 	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
 	const boxes: Box[] = [];
-	for (let at = start; at + 8 <= end; ) {
+	for (let at = start; at + 8 <= end;) {
 		const size = view.getUint32(at);
 		if (size < 8 || at + size > end) break;
 		boxes.push({ type: fourCc(bytes, at + 4), start: at + 8, end: at + size });
@@ -69,7 +69,11 @@ function itemExtents(bytes: Uint8Array, iloc: Box, itemId: number): Extent[] | u
 	const lengthSize = bytes[at] & 15;
 	const baseSize = bytes[at + 1] >> 4;
 	const indexSize = version === 0 ? 0 : bytes[at + 1] & 15;
-	if (![offsetSize, lengthSize, baseSize, indexSize].every((size) => size === 0 || size === 4 || size === 8)) {
+	if (
+		![offsetSize, lengthSize, baseSize, indexSize].every(
+			(size) => size === 0 || size === 4 || size === 8,
+		)
+	) {
 		return undefined;
 	}
 	const wide = version === 2;
@@ -93,7 +97,11 @@ function itemExtents(bytes: Uint8Array, iloc: Box, itemId: number): Extent[] | u
 			const extents: Extent[] = [];
 			for (let i = 0; i < extentCount; i++, at += extentSize) {
 				const offset = base + uint(view, at + indexSize, offsetSize);
-				extents.push({ method, offset, length: uint(view, at + indexSize + offsetSize, lengthSize) });
+				extents.push({
+					method,
+					offset,
+					length: uint(view, at + indexSize + offsetSize, lengthSize),
+				});
 			}
 			return extents;
 		}
@@ -121,7 +129,12 @@ export async function findHeifExifItem(reader: Reader): Promise<Uint8Array | und
 			header = 16;
 		}
 		if (size < header) return undefined; // also size 0, "to the end of the file": nothing follows
-		const type = String.fromCharCode(view.getUint8(4), view.getUint8(5), view.getUint8(6), view.getUint8(7));
+		const type = String.fromCharCode(
+			view.getUint8(4),
+			view.getUint8(5),
+			view.getUint8(6),
+			view.getUint8(7),
+		);
 		if (type === 'meta') {
 			if (size > MAX_META) return undefined;
 			const meta = await reader.bytes(offset, size);
@@ -132,20 +145,26 @@ export async function findHeifExifItem(reader: Reader): Promise<Uint8Array | und
 	return undefined;
 }
 
-async function exifItem(reader: Reader, meta: Uint8Array, first: number): Promise<Uint8Array | undefined> {
+async function exifItem(
+	reader: Reader,
+	meta: Uint8Array,
+	first: number,
+): Promise<Uint8Array | undefined> {
 	const boxes = children(meta, first, meta.length);
 	const find = (type: string) => boxes.find((box) => box.type === type);
 	const iinf = find('iinf');
 	const iloc = find('iloc');
 	const id = iinf && exifItemId(meta, iinf);
 	const extents = id === undefined || !iloc ? undefined : itemExtents(meta, iloc, id);
-	if (!extents || extents.reduce((sum, extent) => sum + extent.length, 0) > MAX_ITEM) return undefined;
+	if (!extents || extents.reduce((sum, extent) => sum + extent.length, 0) > MAX_ITEM)
+		return undefined;
 	const idat = find('idat');
 	const parts: Uint8Array[] = [];
 	for (const { method, offset, length } of extents) {
 		if (method === 1) {
 			const end = length === 0 ? idat?.end : (idat?.start ?? 0) + offset + length;
-			if (!idat || end === undefined || idat.start + offset > end || end > idat.end) return undefined;
+			if (!idat || end === undefined || idat.start + offset > end || end > idat.end)
+				return undefined;
 			parts.push(meta.subarray(idat.start + offset, end));
 		} else {
 			const part = length > 0 ? await reader.bytes(offset, length) : undefined;

@@ -2,7 +2,7 @@ import { parseExifDate, parseOffset, parseSubSec } from './datetime';
 import { findHeifExifItem } from './heif';
 import { findJpegExif } from './jpeg';
 import { findPngExif } from './png';
-import { bufferSource, type ByteSource, DEFAULT_MAX_BYTES, Reader, SourceError } from './source';
+import { bufferSource, type ByteSource, DEFAULT_MAX_BYTES, Reader } from './source';
 import { readTiffTags, TAG, type TiffLocation } from './tiff';
 
 export { toEpochMs } from './datetime';
@@ -35,8 +35,10 @@ function heifTiff(item: Uint8Array): TiffLocation | undefined {
 	const reader = new Reader(bufferSource(item), item.length);
 	if (item.length < 8) return undefined;
 	// tolerated like exiftool: the size field missing, before a TIFF header or an "Exif\0\0" header
-	if (startsWith(item, TIFF_II) || startsWith(item, TIFF_MM)) return { reader, start: 0, end: item.length };
-	if (String.fromCharCode(...item.subarray(0, 6)) === 'Exif\0\0') return { reader, start: 6, end: item.length };
+	if (startsWith(item, TIFF_II) || startsWith(item, TIFF_MM))
+		return { reader, start: 0, end: item.length };
+	if (String.fromCharCode(...item.subarray(0, 6)) === 'Exif\0\0')
+		return { reader, start: 6, end: item.length };
 	const start = 4 + new DataView(item.buffer, item.byteOffset, 4).getUint32(0);
 	return start < item.length ? { reader, start, end: item.length } : undefined;
 }
@@ -45,8 +47,10 @@ async function findTiff(reader: Reader): Promise<TiffLocation | undefined> {
 	const head = await reader.bytes(0, 8);
 	if (!head) return undefined;
 	if (startsWith(head, [0xff, 0xd8, 0xff])) return await findJpegExif(reader);
-	if (startsWith(head, TIFF_II) || startsWith(head, TIFF_MM)) return { reader, start: 0, end: Infinity };
-	if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return await findPngExif(reader);
+	if (startsWith(head, TIFF_II) || startsWith(head, TIFF_MM))
+		return { reader, start: 0, end: Infinity };
+	if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+		return await findPngExif(reader);
 	if (startsWith(head, [0x66, 0x74, 0x79, 0x70], 4)) {
 		const item = await findHeifExifItem(reader);
 		return item && heifTiff(item);
@@ -58,8 +62,8 @@ async function findTiff(reader: Reader): Promise<TiffLocation | undefined> {
  * When the photo was taken, from its EXIF: DateTimeOriginal, else CreateDate (DateTimeDigitized), else
  * IFD0 DateTime (the first of them that holds a valid date), with the offset and sub-seconds written for
  * that same date. Reads JPEG, TIFF-based RAW (TIFF, DNG, CR2, NEF, ARW), HEIF/AVIF and PNG, never past
- * `maxBytes` (default DEFAULT_MAX_BYTES). Missing, invalid, corrupt or truncated data gives undefined;
- * only an error thrown by the source itself is passed on.
+ * `maxBytes` (default DEFAULT_MAX_BYTES). Never throws: missing, invalid, corrupt or truncated data, and
+ * a source that fails, give undefined (the upload itself will meet a broken source again and report it).
  */
 export async function readCaptureTime(
 	source: ByteSource,
@@ -70,9 +74,8 @@ export async function readCaptureTime(
 	try {
 		const location = await findTiff(reader);
 		tags = location && (await readTiffTags(location));
-	} catch (error) {
-		if (error instanceof SourceError) throw error.reason;
-		return undefined; // a defect in the parsing of bad data must not fail the upload
+	} catch {
+		return undefined; // a safety net: bad data is handled without exceptions, and must not fail the upload
 	}
 	for (const [tag, dateTag, offsetTag, subSecTag] of CHOICES) {
 		const date = parseExifDate(tags?.get(dateTag) ?? '');

@@ -53,7 +53,12 @@ export async function findPngExif(reader: Reader): Promise<TiffLocation | undefi
 		const head = await reader.view(offset, 8);
 		if (!head) return undefined;
 		const length = head.getUint32(0);
-		const type = String.fromCharCode(head.getUint8(4), head.getUint8(5), head.getUint8(6), head.getUint8(7));
+		const type = String.fromCharCode(
+			head.getUint8(4),
+			head.getUint8(5),
+			head.getUint8(6),
+			head.getUint8(7),
+		);
 		if (length > 0x7fffffff || type === 'IEND') return undefined;
 		const start = offset + 8;
 		if (type === 'eXIf') {
@@ -67,7 +72,11 @@ export async function findPngExif(reader: Reader): Promise<TiffLocation | undefi
 			const profile = text === undefined ? undefined : rawProfile(text);
 			if (profile) {
 				const skip = ascii(profile, 0, 6) === EXIF_HEADER ? 6 : 0;
-				return { reader: new Reader(bufferSource(profile), profile.length), start: skip, end: profile.length };
+				return {
+					reader: new Reader(bufferSource(profile), profile.length),
+					start: skip,
+					end: profile.length,
+				};
 			}
 		}
 		offset = start + length + 4; // data and CRC

@@ -98,14 +98,10 @@ export function streamSource(
 	};
 }
 
-/** Thrown by `Reader` when the source itself failed (as opposed to the data being bad). */
-export class SourceError extends Error {
-	constructor(readonly reason: unknown) {
-		super('The byte source failed');
-	}
-}
-
-/** Bounds-checked reads: `bytes` returns exactly `length` bytes or undefined, never past `maxBytes`. */
+/**
+ * Bounds-checked reads: `bytes` returns exactly `length` bytes or undefined, never past `maxBytes`,
+ * and undefined when the source throws or answers with something other than bytes.
+ */
 export class Reader {
 	constructor(
 		private readonly source: ByteSource,
@@ -113,17 +109,24 @@ export class Reader {
 	) {}
 
 	async bytes(offset: number, length: number): Promise<Uint8Array | undefined> {
-		if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
+		if (
+			!Number.isSafeInteger(offset) ||
+			!Number.isSafeInteger(length) ||
+			offset < 0 ||
+			length < 0
+		) {
 			return undefined;
 		}
 		if (offset + length > this.maxBytes) return undefined;
 		let data: Uint8Array;
 		try {
 			data = await this.source.read(offset, length);
-		} catch (error) {
-			throw new SourceError(error);
+		} catch {
+			return undefined; // a failing source is the same as no data: the caller gets no date
 		}
-		return data instanceof Uint8Array && data.length >= length ? data.subarray(0, length) : undefined;
+		return data instanceof Uint8Array && data.length >= length
+			? data.subarray(0, length)
+			: undefined;
 	}
 
 	async view(offset: number, length: number): Promise<DataView | undefined> {
