@@ -10,6 +10,10 @@
  *   node test/scan/check-lint-config.js [--root <dir>]      exit 0 when equal, 1 with the differences
  */
 
+// eslint-plugin-n8n-nodes-base switches to its own unit-test behaviour (every file is "Test.node.ts")
+// when NODE_ENV is 'test', as it is under jest; the scanner never runs so. Must precede loading it.
+if (process.env.NODE_ENV === 'test') delete process.env.NODE_ENV;
+
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 

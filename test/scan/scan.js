@@ -24,6 +24,10 @@
  * Exit code 1 on any error in any leg; warnings are printed and do not fail (as in the scanner).
  */
 
+// eslint-plugin-n8n-nodes-base switches to its own unit-test behaviour (every file is "Test.node.ts")
+// when NODE_ENV is 'test', as it is under jest; the scanner never runs so. Must precede loading it.
+if (process.env.NODE_ENV === 'test') delete process.env.NODE_ENV;
+
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -236,8 +240,8 @@ function cliEnvironment(stub, workDir) {
 	/** @type {NodeJS.ProcessEnv} */
 	const env = {};
 	for (const [key, value] of Object.entries(process.env)) {
-		// drop npm's script environment (npm_config_registry and friends) and any proxy settings
-		if (/^npm_/i.test(key) || /^(https?|no|all)_proxy$/i.test(key)) continue;
+		// drop npm's script environment (npm_config_registry and friends), proxy settings, NODE_ENV
+		if (/^npm_/i.test(key) || /^(https?|no|all)_proxy$/i.test(key) || key === 'NODE_ENV') continue;
 		env[key] = value;
 	}
 	const userRc = path.join(workDir, 'user-npmrc');
