@@ -198,7 +198,10 @@ async function runLeg(scanner, ESLint, fastGlob, dir, patterns, name) {
 			});
 		}
 	}
-	const errors = results.reduce((sum, /** @type {any} */ result) => sum + result.errorCount, 0);
+	const errors = results.reduce(
+		(/** @type {number} */ sum, /** @type {any} */ result) => sum + result.errorCount,
+		0,
+	);
 	// the scanner's own entry point, for its verdict
 	const verdict = await scanner.analyzePackage(dir, patterns);
 	if (verdict.passed !== (errors === 0)) {
@@ -358,7 +361,7 @@ async function main(argv) {
 		const packDir = path.join(workDir, 'pack');
 		fs.mkdirSync(packDir);
 		const packed = JSON.parse(
-			run('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root }).stdout,
+			String(run('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root }).stdout),
 		)[0];
 		const tarballPath = path.join(packDir, packed.filename);
 		const packageDir = path.join(workDir, 'package');
