@@ -122,9 +122,11 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		expect(status).toBe('success');
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json.fileName).toBe('a.jpg');
-		expect(items[1].json).toEqual({
-			error: 'Item 1 has no binary data (expected a binary field "data")',
+		expect(items[1].json).toEqual({ error: 'Item 1 has no binary data (expected a binary field "data")' });
+		expect(items[1].error).toMatchObject({
+			name: 'NodeOperationError',
 			description: 'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
+			context: { itemIndex: 1 },
 		});
 		expect(items[2].json.fileName).toBe('c.jpg');
 		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual(['a.jpg', 'c.jpg']);

@@ -1,5 +1,21 @@
-import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+export type NodeError = NodeApiError | NodeOperationError;
+
+/** Any error as a NodeApiError or NodeOperationError naming the item. */
+export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/**
+ * The output entry of a failed item under Continue On Fail. As n8n does, the error itself travels
+ * with the item (so "Continue (using error output)" routes it) and the JSON holds its message.
+ */
+export function errorItem(error: NodeError, itemIndex: number): INodeExecutionData {
+	return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
+}
 
 /**
  * Runs `work` for every input item. Its results are paired with the item. With Continue On Fail an
@@ -17,15 +33,9 @@ export async function forEachItem(
 			const results = await work(itemIndex);
 			for (const result of results) output.push({ ...result, pairedItem: { item: itemIndex } });
 		} catch (error) {
-			const nodeError =
-				error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+			const nodeError = asNodeError(ctx, error, itemIndex);
 			if (!ctx.continueOnFail()) throw nodeError;
-			const json: JsonObject = { error: nodeError.message };
-			if (nodeError.description) json.description = nodeError.description;
-			if (nodeError instanceof NodeApiError && nodeError.httpCode) json.httpCode = nodeError.httpCode;
-			output.push({ json, pairedItem: { item: itemIndex } });
+			output.push(errorItem(nodeError, itemIndex));
 		}
 	}
 	return output;

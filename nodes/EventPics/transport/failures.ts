@@ -6,6 +6,7 @@ const STEP_LABEL: Record<Step, string> = {
 	geteventsandalbums: 'Listing the events (GET /geteventsandalbums)',
 	getuploadurl: 'Asking for an upload address (POST /getuploadurl)',
 	put: 'Uploading the file to the upload address (PUT)',
+	download: 'Downloading the file from its URL',
 };
 
 export function stepLabel(step: Step): string {

@@ -5,8 +5,8 @@ export const CREDENTIAL_TYPE = 'eventPicsApi';
 /** The contexts that may talk to EventPics: operations and dropdown (list search) methods. */
 export type EventPicsContext = IExecuteFunctions | ILoadOptionsFunctions;
 
-/** The three requests of the service, named as the API names them. */
-export type Step = 'geteventsandalbums' | 'getuploadurl' | 'put';
+/** The three requests of the service, named as the API names them, and the download of a URL source. */
+export type Step = 'geteventsandalbums' | 'getuploadurl' | 'put' | 'download';
 
 export interface HttpAnswer {
 	statusCode: number;

@@ -34,6 +34,14 @@ export interface UploadReport {
 	possibleDuplicate: boolean;
 }
 
+/** Feedback for the concurrency limiter: every 429, every good answer. */
+export interface RateSignals {
+	throttled: (retryAfterMs: number | undefined) => void;
+	succeeded: () => void;
+}
+
+const NO_SIGNALS: RateSignals = { throttled: () => undefined, succeeded: () => undefined };
+
 /** An upload address is reused for a retry only while it is surely still valid (~300 s). */
 const UPLOAD_URL_REUSE_MS = 240_000;
 /** Fresh addresses asked for after a 403 before the PUT's refusal is taken as final. */
@@ -54,6 +62,7 @@ export async function uploadFile(
 	apiKey: string,
 	spec: UploadSpec,
 	policy: RetryPolicy,
+	signals: RateSignals = NO_SIGNALS,
 ): Promise<RetryResult<UploadReport>> {
 	let uploadUrl: string | undefined;
 	let issuedAt = 0;
@@ -65,7 +74,11 @@ export async function uploadFile(
 		if (uploadUrl === undefined || Date.now() - issuedAt > UPLOAD_URL_REUSE_MS) {
 			uploadUrlRequests++;
 			const signed = await requestUploadUrl(ctx, baseUrl, apiKey, spec);
-			if (!signed.ok) return { failure: signed.failure, retry: isTransient(signed.failure) };
+			if (!signed.ok) {
+				if (signed.failure.statusCode === 429) signals.throttled(signed.failure.retryAfterMs);
+				return { failure: signed.failure, retry: isTransient(signed.failure) };
+			}
+			signals.succeeded();
 			uploadUrl = signed.value;
 			issuedAt = Date.now();
 		}
@@ -91,6 +104,7 @@ export async function uploadFile(
 		}
 		const answer = sent.value;
 		if (answer.statusCode >= 200 && answer.statusCode <= 299) {
+			signals.succeeded();
 			const etag = answer.headers.etag;
 			return {
 				done: {
@@ -107,6 +121,7 @@ export async function uploadFile(
 			answer,
 			parseRetryAfter(answer.headers['retry-after'], Date.now()),
 		);
+		if (answer.statusCode === 429) signals.throttled(failure.retryAfterMs);
 		if (answer.statusCode === 403) {
 			// Expired or refused signature: never replay it, ask for a fresh address at once.
 			uploadUrl = undefined;

@@ -4,9 +4,39 @@ import { albumLocator, eventLocator } from '../descriptions';
 
 const show = { resource: ['photo'], operation: ['upload'] };
 
+export const DEFAULT_CONCURRENCY = 4;
+
 export const uploadDescription: INodeProperties[] = [
 	{ ...eventLocator, displayOptions: { show } },
 	{ ...albumLocator, displayOptions: { show } },
+	{
+		displayName: 'Source',
+		name: 'source',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Binary Field',
+				value: 'binary',
+				description: 'Upload files that earlier nodes put in binary fields of the items',
+			},
+			{
+				name: 'URL',
+				value: 'url',
+				description: 'Download the file from an http(s) address and upload it (for AI agents and links)',
+			},
+		],
+		default: 'binary',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Upload All Binary Fields',
+		name: 'allBinaryFields',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to upload every binary field of each item, one output item per file',
+		displayOptions: { show: { ...show, source: ['binary'] } },
+	},
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
@@ -14,8 +44,19 @@ export const uploadDescription: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		hint: 'The name of the input binary field containing the file to upload',
-		description: 'Name of the binary field of the input item that holds the photo or video',
-		displayOptions: { show },
+		description:
+			'Name of the binary field that holds the photo or video. Separate several with commas (e.g. data, photo2): one output item per file.',
+		displayOptions: { show: { ...show, source: ['binary'], allBinaryFields: [false] } },
+	},
+	{
+		displayName: 'File URL',
+		name: 'fileUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://example.com/photos/booth-0001.jpg',
+		description: 'The http(s) address of the photo or video to upload',
+		displayOptions: { show: { ...show, source: ['url'] } },
 	},
 	{
 		displayName: 'Options',
@@ -26,13 +67,31 @@ export const uploadDescription: INodeProperties[] = [
 		displayOptions: { show },
 		options: [
 			{
+				displayName: 'Concurrent Uploads',
+				name: 'concurrency',
+				type: 'number',
+				default: DEFAULT_CONCURRENCY,
+				typeOptions: { minValue: 1, maxValue: 16 },
+				description:
+					'How many files are uploaded at once. Fewer are used for a while when EventPics answers 429 (too many requests).',
+			},
+			{
+				displayName: 'Duplicate Key',
+				name: 'dedupeKey',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. {{ $json.id }}',
+				description:
+					'With "Skip Files Uploaded Before": what identifies a file. Empty means its content (SHA-256), so a renamed copy is still recognised.',
+			},
+			{
 				displayName: 'File Name',
 				name: 'fileName',
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. booth-0001.jpg',
 				description:
-					'Name to upload the file under, instead of the binary\'s own. An extension is added from the file\'s MIME type when the name has none.',
+					'Name to upload the file under, instead of its own. An extension is added from the file\'s MIME type when the name has none.',
 			},
 			{
 				displayName: 'Max Attempts',
@@ -58,6 +117,14 @@ export const uploadDescription: INodeProperties[] = [
 				default: false,
 				description:
 					'Whether to upload a file whose extension has no known media type as application/octet-stream instead of refusing it',
+			},
+			{
+				displayName: 'Skip Files Uploaded Before',
+				name: 'skipDuplicates',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to skip files this node already uploaded to the same event and album in earlier executions (for scheduled imports). Skipped files are reported in the output.',
 			},
 			{
 				displayName: 'Taken At',

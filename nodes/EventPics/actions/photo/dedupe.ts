@@ -1,0 +1,38 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { Sha256 } from '../../helpers/sha256';
+import type { UploadBody } from '../../transport/upload';
+
+/** Keys of the files this node uploaded, kept by n8n's deduplication store (as Remove Duplicates does). */
+const SCOPE = 'node';
+const MAX_ENTRIES = 100_000;
+
+async function hashBody(body: UploadBody): Promise<string> {
+	const hash = new Sha256();
+	if (Buffer.isBuffer(body)) return hash.update(body).hex();
+	for await (const chunk of body) hash.update(chunk as Uint8Array);
+	return hash.hex();
+}
+
+/** The content hash of a file, read once from its source with flat memory. */
+export async function contentKey(open: () => Promise<UploadBody>): Promise<string> {
+	return `sha256:${await hashBody(await open())}`;
+}
+
+/** The key under which an upload to this event and album is remembered. */
+export function dedupeKey(linkId: string, albumId: string | undefined, fileKey: string): string {
+	return `${linkId}/${albumId ?? ''}/${fileKey}`;
+}
+
+/**
+ * Whether the key was recorded before; records it when not. A key recorded for a file whose upload
+ * then fails must be forgotten with `forget`, or the file would be skipped next time.
+ */
+export async function seenBefore(ctx: IExecuteFunctions, key: string): Promise<boolean> {
+	const result = await ctx.helpers.checkProcessedAndRecord([key], SCOPE, { mode: 'entries', maxEntries: MAX_ENTRIES });
+	return result.processed.length > 0;
+}
+
+export async function forget(ctx: IExecuteFunctions, key: string): Promise<void> {
+	await ctx.helpers.removeProcessed([key], SCOPE, { mode: 'entries', maxEntries: MAX_ENTRIES });
+}

@@ -1,0 +1,120 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { parseTakenAt } from '../../helpers/takenAt';
+import type { Session } from '../session';
+import { findEvent } from '../session';
+import type { FileSource, SourceLookup } from './fileSources';
+import { binaryFieldNames, binarySources, urlSource } from './fileSources';
+
+export interface UploadOptions {
+	fileName?: string;
+	takenAt?: unknown;
+	allowUnknownType?: boolean;
+	maxAttempts?: number;
+	maxTotalWaitSeconds?: number;
+	concurrency?: number;
+	skipDuplicates?: boolean;
+	dedupeKey?: string;
+}
+
+/** What one file of one item needs to be uploaded; its source may be opened only when its turn comes. */
+export interface UploadJob {
+	itemIndex: number;
+	linkId: string;
+	eventTitle: string;
+	albumId?: string;
+	takenAt?: number;
+	options: UploadOptions;
+	/** Several files of one item: the custom Duplicate Key is told apart by the field name. */
+	sharesItem: boolean;
+	source: () => Promise<FileSource>;
+}
+
+function fail(ctx: IExecuteFunctions, itemIndex: number, message: string, description: string) {
+	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+}
+
+function sourceError(ctx: IExecuteFunctions, itemIndex: number, lookup: Extract<SourceLookup, { ok: false }>) {
+	if (lookup.failure) {
+		return fail(ctx, itemIndex, `Item ${itemIndex} ${lookup.reason}`, lookup.failure.summary);
+	}
+	return fail(
+		ctx,
+		itemIndex,
+		`Item ${itemIndex} ${lookup.reason}`,
+		lookup.reason.includes('URL')
+			? 'Set "File URL" to the http(s) address of the file.'
+			: 'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
+	);
+}
+
+/**
+ * Reads an item's parameters and checks them (event, album, Taken At, binary fields) before any
+ * upload starts. Throws a NodeOperationError naming the item and the field.
+ */
+export async function planItem(ctx: IExecuteFunctions, session: Session, itemIndex: number): Promise<UploadJob[]> {
+	const linkId = String(ctx.getNodeParameter('event', itemIndex, '', { extractValue: true })).trim();
+	const albumId = String(ctx.getNodeParameter('album', itemIndex, '', { extractValue: true }) ?? '').trim();
+	const sourceKind = ctx.getNodeParameter('source', itemIndex, 'binary') as string;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as UploadOptions;
+
+	const event = await findEvent(ctx, session, linkId, itemIndex);
+	if (albumId !== '' && !event.albums.some((album) => album.id === albumId)) {
+		const known = event.albums.map((album) => album.id).join(', ');
+		throw fail(
+			ctx,
+			itemIndex,
+			`The album "${albumId}" is not an album of the event "${event.linkId}"`,
+			`Pick the album in the "Album" field from the list, or leave it empty. The event's albums are: ${known || 'none'}.`,
+		);
+	}
+
+	const takenAt = parseTakenAt(options.takenAt, ctx.getTimezone());
+	if (!takenAt.ok) {
+		throw fail(
+			ctx,
+			itemIndex,
+			`Taken At of item ${itemIndex} cannot be read: ${takenAt.reason}`,
+			'Use an ISO 8601 date such as 2026-06-20T18:30:00+02:00, epoch milliseconds or seconds, or an n8n date such as {{ $now }}.',
+		);
+	}
+	const common = {
+		itemIndex,
+		linkId: event.linkId,
+		eventTitle: event.title,
+		albumId: albumId || undefined,
+		takenAt: takenAt.value,
+		options,
+	};
+
+	if (sourceKind === 'url') {
+		const address = String(ctx.getNodeParameter('fileUrl', itemIndex, '')).trim();
+		if (address === '') {
+			throw fail(ctx, itemIndex, `Item ${itemIndex} has no File URL`, 'Set "File URL" to the http(s) address of the file.');
+		}
+		const source = async () => {
+			const lookup = await urlSource(ctx, address);
+			if (!lookup.ok) throw sourceError(ctx, itemIndex, lookup);
+			return lookup.sources[0];
+		};
+		return [{ ...common, sharesItem: false, source }];
+	}
+
+	const all = ctx.getNodeParameter('allBinaryFields', itemIndex, false) as boolean;
+	const list = all ? '' : String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	const lookup = await binarySources(ctx, itemIndex, binaryFieldNames(ctx, itemIndex, all, list), all);
+	if (!lookup.ok) throw sourceError(ctx, itemIndex, lookup);
+	for (const source of lookup.sources) {
+		if (source.size === 0) {
+			throw fail(
+				ctx,
+				itemIndex,
+				`The file in binary field "${source.origin}" of item ${itemIndex} is empty (0 bytes)`,
+				'Check the node that produced the file: an empty file cannot be uploaded.',
+			);
+		}
+	}
+	const sharesItem = lookup.sources.length > 1;
+	return lookup.sources.map((source) => ({ ...common, sharesItem, source: async () => source }));
+}

@@ -1,0 +1,122 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { sanitizeFileName } from '../../helpers/fileName';
+import { nameAndContentType } from '../../helpers/mediaType';
+import type { RetryPolicy } from '../../transport/retry';
+import { DEFAULT_RETRY_POLICY } from '../../transport/retry';
+import type { RateSignals } from '../../transport/upload';
+import { uploadFile } from '../../transport/upload';
+import { failureToError } from '../errors';
+import type { Session } from '../session';
+import { contentKey, dedupeKey, forget, seenBefore } from './dedupe';
+import type { FileSource } from './fileSources';
+import type { UploadJob, UploadOptions } from './planItem';
+
+function retryPolicy(options: UploadOptions): RetryPolicy {
+	return {
+		...DEFAULT_RETRY_POLICY,
+		maxAttempts: Math.max(1, Math.floor(options.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts)),
+		maxTotalWaitMs: Math.max(0, (options.maxTotalWaitSeconds ?? DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000) * 1000),
+	};
+}
+
+function originJson(source: FileSource): IDataObject {
+	return source.kind === 'url' ? { url: source.origin } : { binaryField: source.origin };
+}
+
+async function fileKey(job: UploadJob, source: FileSource): Promise<string> {
+	const custom = String(job.options.dedupeKey ?? '').trim();
+	if (custom === '') return await contentKey(source.open);
+	return job.sharesItem ? `key:${custom}#${source.origin}` : `key:${custom}`;
+}
+
+/** Uploads one file of one item and describes the outcome in the output item's JSON. */
+export async function runUploadJob(
+	ctx: IExecuteFunctions,
+	session: Session,
+	job: UploadJob,
+	signals: RateSignals,
+): Promise<IDataObject> {
+	const { itemIndex, options } = job;
+	const source = await job.source();
+	try {
+		const fail = (message: string, description: string) =>
+			new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+		const wantedName = sanitizeFileName(options.fileName?.trim() || source.fileName || '');
+		if (wantedName === '') {
+			throw fail(
+				`The file from ${source.kind === 'url' ? 'the URL' : `binary field "${source.origin}"`} of item ${itemIndex} has no file name`,
+				'Set a name in Options > "File Name", for example {{ $json.name }}.jpg.',
+			);
+		}
+		const named = nameAndContentType(wantedName, source.mimeType, options.allowUnknownType === true);
+		if (!named.ok) {
+			throw fail(
+				`Cannot tell the media type of item ${itemIndex}'s file: ${named.reason}`,
+				'Give the file a name with a known extension in Options > "File Name", or turn on Options > "Send Unknown Types as Octet-Stream".',
+			);
+		}
+		const described: IDataObject = {
+			linkId: job.linkId,
+			eventTitle: job.eventTitle,
+			albumId: job.albumId ?? null,
+			fileName: named.fileName,
+			contentType: named.contentType,
+			bytes: source.size,
+			takenAt: job.takenAt ?? null,
+			...originJson(source),
+		};
+
+		let key: string | undefined;
+		if (options.skipDuplicates) {
+			key = dedupeKey(job.linkId, job.albumId, await fileKey(job, source));
+			if (await seenBefore(ctx, key)) {
+				return {
+					...described,
+					skipped: true,
+					reason: 'This node uploaded this file to this event and album before (Skip Files Uploaded Before).',
+					dedupeKey: key,
+				};
+			}
+		}
+
+		const result = await uploadFile(
+			ctx,
+			session.baseUrl,
+			session.apiKey,
+			{
+				linkId: job.linkId,
+				albumId: job.albumId,
+				fileName: named.fileName,
+				takenAt: job.takenAt,
+				contentType: named.contentType,
+				size: source.size,
+				openBody: source.open,
+			},
+			retryPolicy(options),
+			signals,
+		);
+		if (!result.value) {
+			if (key) await forget(ctx, key);
+			throw failureToError(ctx.getNode(), result.failure!, { ...result, itemIndex, secret: session.apiKey });
+		}
+		const report = result.value;
+		const json: IDataObject = {
+			...described,
+			statusCode: report.statusCode,
+			attempts: report.attempts,
+			uploadUrlRequests: report.uploadUrlRequests,
+		};
+		if (key) json.dedupeKey = key;
+		if (report.etag) json.etag = report.etag;
+		if (report.possibleDuplicate) {
+			json.possibleDuplicate = true;
+			json.warning =
+				'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.';
+		}
+		return json;
+	} finally {
+		source.dispose?.();
+	}
+}
