@@ -174,7 +174,6 @@ describe('slowness', () => {
 describe('rate limit', () => {
 	test('N requests per second across both endpoints and the PUT; then 429 with Retry-After', async () => {
 		const url = await uploadUrlFor(emu);
-		await sleep(1000);
 		emu.setOptions({ rateLimitPerSecond: 3 });
 		expect((await list()).status).toBe(200);
 		expect((await ask()).status).toBe(200);

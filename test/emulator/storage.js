@@ -62,7 +62,7 @@ function onClientError(err, socket) {
 		const incomplete = err.code === 'HPE_INVALID_EOF_STATE';
 		const body = incomplete
 			? s3ErrorXml('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header.')
-			: s3ErrorXml('BadRequest', 'The request could not be parsed; the body may be longer than its Content-Length.');
+			: s3ErrorXml('BadRequest', `The request could not be parsed (${err.code ?? 'parse error'}); bytes beyond Content-Length are refused.`);
 		socket.end(
 			'HTTP/1.1 400 Bad Request\r\nContent-Type: application/xml\r\nConnection: close\r\n' +
 				`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
@@ -149,7 +149,8 @@ async function receive(state, req, res, uploadId, meta, length, rule) {
 			fs.createWriteStream(tmp, { flags: 'wx' }),
 		);
 		if (req.socket) req.setTimeout(0);
-		// Let the parser report bytes beyond Content-Length before the file is kept.
+		// Let the parser report bytes beyond Content-Length before the file is kept (the socket is then
+		// marked and gone; both are checked).
 		await new Promise((resolve) => setImmediate(resolve));
 		if (timedOut || bytes !== length || gone(req) || /** @type {any} */ (req.socket)[PARSE_FAILED]) {
 			throw new Error('incomplete upload');
