@@ -50,7 +50,8 @@ async function main() {
 		return;
 	}
 	const known = ['port', 'storage-port', 'ttl', 'storage-dir', 'latency', 'rate-limit', 'seed'];
-	for (const k of Object.keys(flags)) if (!known.includes(k)) throw new Error(`Unknown flag --${k}\n${USAGE}`);
+	for (const k of Object.keys(flags))
+		if (!known.includes(k)) throw new Error(`Unknown flag --${k}\n${USAGE}`);
 	const emu = await startEmulator({
 		port: num(flags, 'port', 8787),
 		storagePort: num(flags, 'storage-port', 8788),

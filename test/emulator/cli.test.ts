@@ -44,14 +44,25 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test('prints base URL, storage URL, demo key and page address; serves; stops cleanly on SIGTERM', async () => {
-	const cli = await startCli(['--port', '0', '--storage-port', '0', '--ttl', '42', '--storage-dir', dir]);
+	const cli = await startCli([
+		'--port',
+		'0',
+		'--storage-port',
+		'0',
+		'--ttl',
+		'42',
+		'--storage-dir',
+		dir,
+	]);
 	expect(cli.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 	expect(cli.storageUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 	expect(cli.storageUrl).not.toBe(cli.baseUrl);
 	expect(cli.out()).toContain(`Demo API key:                     ${DEMO_API_KEY}`);
 	expect(cli.out()).toContain(`Page (events, albums, uploads):   ${cli.baseUrl}/`);
 	const emuLike = { baseUrl: cli.baseUrl, apiKey: DEMO_API_KEY } as never;
-	const res = await call(`${cli.baseUrl}/geteventsandalbums`, { headers: { authorization: `Bearer ${DEMO_API_KEY}` } });
+	const res = await call(`${cli.baseUrl}/geteventsandalbums`, {
+		headers: { authorization: `Bearer ${DEMO_API_KEY}` },
+	});
 	expect(res.status).toBe(200);
 	const url = await uploadUrlFor(emuLike);
 	expect(new URL(url).searchParams.get('X-EP-Expires')).toBe('42');
@@ -69,7 +80,9 @@ test('prints base URL, storage URL, demo key and page address; serves; stops cle
 
 test('stops on SIGINT (Ctrl-C); stored uploads are listed again after a restart on the same folder', async () => {
 	const first = await startCli(['--port', '0', '--storage-port', '0', '--storage-dir', dir]);
-	const url = await uploadUrlFor({ baseUrl: first.baseUrl, apiKey: DEMO_API_KEY } as never, { fileName: 'kept.jpg' });
+	const url = await uploadUrlFor({ baseUrl: first.baseUrl, apiKey: DEMO_API_KEY } as never, {
+		fileName: 'kept.jpg',
+	});
 	expect((await put(url, 'kept')).status).toBe(200);
 	first.child.kill('SIGINT');
 	expect(await first.exit).toBe(0);

@@ -69,7 +69,8 @@ async function handleControl(t, req, res, path) {
 				return sendJson(res, 200, { options: t.state.options });
 			case 'POST /__control/options': {
 				const body = await jsonBody(req);
-				if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TypeError('Options must be a JSON object');
+				if (!body || typeof body !== 'object' || Array.isArray(body))
+					throw new TypeError('Options must be a JSON object');
 				t.setOptions(/** @type {Record<string, unknown>} */ (body));
 				return sendJson(res, 200, { options: t.state.options });
 			}
@@ -79,13 +80,20 @@ async function handleControl(t, req, res, path) {
 			case 'GET /__control/uploads':
 				return sendJson(res, 200, { uploads: t.state.uploads });
 			case 'GET /__control/requests':
-				return sendJson(res, 200, { requests: t.state.requests.map((r) => ({ ...r, headers: redact(r.headers) })) });
+				return sendJson(res, 200, {
+					requests: t.state.requests.map((r) => ({ ...r, headers: redact(r.headers) })),
+				});
 			default:
 				return sendError(res, 404, 'NOT_FOUND', `No control route ${route}.`);
 		}
 	} catch (e) {
 		if (res.headersSent || gone(req)) return;
-		return sendError(res, 400, 'INVALID_CONTROL_REQUEST', e instanceof Error ? e.message : String(e));
+		return sendError(
+			res,
+			400,
+			'INVALID_CONTROL_REQUEST',
+			e instanceof Error ? e.message : String(e),
+		);
 	}
 }
 

@@ -17,42 +17,76 @@ const control = (path: string, method: 'GET' | 'POST' | 'DELETE' = 'GET', body?:
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
-const list = () => call(`${emu.baseUrl}/geteventsandalbums`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+const list = () =>
+	call(`${emu.baseUrl}/geteventsandalbums`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
 
 describe('control API', () => {
 	test('POST /__control/faults adds one rule, an array, or { rules }; GET lists; DELETE clears', async () => {
-		const one = await control('faults', 'POST', { endpoint: 'geteventsandalbums', kind: 'status', status: 429, retryAfter: 2, times: 1 });
+		const one = await control('faults', 'POST', {
+			endpoint: 'geteventsandalbums',
+			kind: 'status',
+			status: 429,
+			retryAfter: 2,
+			times: 1,
+		});
 		expect(one.status).toBe(200);
-		expect(JSON.parse(one.text).faults).toEqual([{ endpoint: 'geteventsandalbums', kind: 'status', status: 429, retryAfter: 2, times: 1 }]);
+		expect(JSON.parse(one.text).faults).toEqual([
+			{ endpoint: 'geteventsandalbums', kind: 'status', status: 429, retryAfter: 2, times: 1 },
+		]);
 		const hit = await list();
 		expect(hit.status).toBe(429);
 		expect(hit.headers['retry-after']).toBe('2');
 		expect((await list()).status).toBe(200);
 
-		await control('faults', 'POST', [{ endpoint: 'put', kind: 'reset' }, { endpoint: 'getuploadurl', kind: 'noUploadUrl' }]);
+		await control('faults', 'POST', [
+			{ endpoint: 'put', kind: 'reset' },
+			{ endpoint: 'getuploadurl', kind: 'noUploadUrl' },
+		]);
 		await control('faults', 'POST', { rules: [{ endpoint: '*', kind: 'delay', ms: 1 }] });
-		expect(JSON.parse((await control('faults')).text).faults.map((r: { kind: string }) => r.kind)).toEqual(['reset', 'noUploadUrl', 'delay']);
+		expect(
+			JSON.parse((await control('faults')).text).faults.map((r: { kind: string }) => r.kind),
+		).toEqual(['reset', 'noUploadUrl', 'delay']);
 		expect(emu.faults).toHaveLength(3);
 		expect(JSON.parse((await control('faults', 'DELETE')).text)).toEqual({ faults: [] });
 		expect(emu.faults).toEqual([]);
 	});
 
 	test('an invalid rule is refused with 400 and nothing of that request is added', async () => {
-		const res = await control('faults', 'POST', [{ endpoint: 'put', kind: 'reset' }, { endpoint: 'put', kind: 'nope' }]);
+		const res = await control('faults', 'POST', [
+			{ endpoint: 'put', kind: 'reset' },
+			{ endpoint: 'put', kind: 'nope' },
+		]);
 		expect(res.status).toBe(400);
-		expect(JSON.parse(res.text)).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', message: expect.stringMatching(/kind must be one of/) });
+		expect(JSON.parse(res.text)).toMatchObject({
+			code: 'INVALID_CONTROL_REQUEST',
+			message: expect.stringMatching(/kind must be one of/),
+		});
 		expect(emu.faults).toEqual([]);
 		const broken = await call(`${emu.baseUrl}/__control/faults`, { method: 'POST', body: '{' });
 		expect(broken.status).toBe(400);
 	});
 
 	test('POST /__control/options changes urlTtlSeconds, latencyMs, rateLimitPerSecond, seed; refuses unknown or bad values', async () => {
-		const res = await control('options', 'POST', { urlTtlSeconds: 5, rateLimitPerSecond: 100, seed: 3 });
+		const res = await control('options', 'POST', {
+			urlTtlSeconds: 5,
+			rateLimitPerSecond: 100,
+			seed: 3,
+		});
 		expect(res.status).toBe(200);
-		expect(JSON.parse(res.text).options).toMatchObject({ urlTtlSeconds: 5, rateLimitPerSecond: 100, latencyMs: 0 });
+		expect(JSON.parse(res.text).options).toMatchObject({
+			urlTtlSeconds: 5,
+			rateLimitPerSecond: 100,
+			latencyMs: 0,
+		});
 		expect(new URL(await uploadUrlFor(emu)).searchParams.get('X-EP-Expires')).toBe('5');
 		expect(JSON.parse((await control('options')).text).options.urlTtlSeconds).toBe(5);
-		for (const bad of [{ urlTtlSeconds: 0 }, { latencyMs: -1 }, { latencyMs: '5' }, { colour: 'red' }, [1]]) {
+		for (const bad of [
+			{ urlTtlSeconds: 0 },
+			{ latencyMs: -1 },
+			{ latencyMs: '5' },
+			{ colour: 'red' },
+			[1],
+		]) {
 			const r = await control('options', 'POST', bad);
 			expect(r.status).toBe(400);
 			expect(JSON.parse(r.text).code).toBe('INVALID_CONTROL_REQUEST');
@@ -85,7 +119,13 @@ describe('control API', () => {
 		await put(await uploadUrlFor(emu), 'x', { 'content-type': 'image/png' });
 		const res = await control('requests');
 		const requests = JSON.parse(res.text).requests;
-		expect(requests.map((r: { server: string; method: string; status: number }) => [r.server, r.method, r.status])).toEqual([
+		expect(
+			requests.map((r: { server: string; method: string; status: number }) => [
+				r.server,
+				r.method,
+				r.status,
+			]),
+		).toEqual([
 			['api', 'GET', 200],
 			['api', 'GET', 200],
 			['api', 'POST', 200],

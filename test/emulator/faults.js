@@ -7,7 +7,16 @@
  */
 
 const ENDPOINTS = ['geteventsandalbums', 'getuploadurl', 'put', '*'];
-const KINDS = ['status', 'reset', 'resetAfterStore', 'delay', 'badJson', 'noUploadUrl', 'expiredUrl', 'badSignature'];
+const KINDS = [
+	'status',
+	'reset',
+	'resetAfterStore',
+	'delay',
+	'badJson',
+	'noUploadUrl',
+	'expiredUrl',
+	'badSignature',
+];
 /** Kinds that only make sense on some endpoints. */
 const ONLY_ON = /** @type {Record<string, string[]>} */ ({
 	resetAfterStore: ['put'],
@@ -39,28 +48,46 @@ const ONLY_ON = /** @type {Record<string, string[]>} */ ({
  * @returns {FaultRule}
  */
 function validateRule(input) {
-	if (!input || typeof input !== 'object' || Array.isArray(input)) throw new TypeError('A fault rule must be an object');
+	if (!input || typeof input !== 'object' || Array.isArray(input))
+		throw new TypeError('A fault rule must be an object');
 	const r = /** @type {Record<string, any>} */ (input);
-	if (!ENDPOINTS.includes(r.endpoint)) throw new TypeError(`Fault rule endpoint must be one of ${ENDPOINTS.join(', ')}`);
-	if (!KINDS.includes(r.kind)) throw new TypeError(`Fault rule kind must be one of ${KINDS.join(', ')}`);
+	if (!ENDPOINTS.includes(r.endpoint))
+		throw new TypeError(`Fault rule endpoint must be one of ${ENDPOINTS.join(', ')}`);
+	if (!KINDS.includes(r.kind))
+		throw new TypeError(`Fault rule kind must be one of ${KINDS.join(', ')}`);
 	const only = ONLY_ON[r.kind];
-	if (only && !only.includes(r.endpoint)) throw new TypeError(`Fault kind ${r.kind} only applies to ${only.join(', ')}`);
-	if (r.times !== undefined && !(Number.isInteger(r.times) && r.times > 0)) throw new TypeError('times must be a positive integer');
-	if (r.probability !== undefined && !(typeof r.probability === 'number' && r.probability >= 0 && r.probability <= 1)) {
+	if (only && !only.includes(r.endpoint))
+		throw new TypeError(`Fault kind ${r.kind} only applies to ${only.join(', ')}`);
+	if (r.times !== undefined && !(Number.isInteger(r.times) && r.times > 0))
+		throw new TypeError('times must be a positive integer');
+	if (
+		r.probability !== undefined &&
+		!(typeof r.probability === 'number' && r.probability >= 0 && r.probability <= 1)
+	) {
 		throw new TypeError('probability must be a number from 0 to 1');
 	}
 	if (r.kind === 'status' && !(Number.isInteger(r.status) && r.status >= 100 && r.status <= 599)) {
 		throw new TypeError('A status fault needs an HTTP status (100..599)');
 	}
-	if (r.retryAfter !== undefined && typeof r.retryAfter !== 'number' && typeof r.retryAfter !== 'string') {
+	if (
+		r.retryAfter !== undefined &&
+		typeof r.retryAfter !== 'number' &&
+		typeof r.retryAfter !== 'string'
+	) {
 		throw new TypeError('retryAfter must be a number of seconds or a string');
 	}
-	if (r.retryAfterDateIn !== undefined && typeof r.retryAfterDateIn !== 'number') throw new TypeError('retryAfterDateIn must be a number');
-	if (r.kind === 'delay' && !(typeof r.ms === 'number' && r.ms >= 0)) throw new TypeError('A delay fault needs ms >= 0');
-	if (r.when !== undefined && r.when !== 'before' && r.when !== 'after') throw new TypeError("when must be 'before' or 'after'");
-	if (r.afterBytes !== undefined && !(Number.isInteger(r.afterBytes) && r.afterBytes >= 0)) throw new TypeError('afterBytes must be an integer >= 0');
-	if (r.body !== undefined && typeof r.body !== 'string') throw new TypeError('body must be a string');
-	if (r.contentType !== undefined && typeof r.contentType !== 'string') throw new TypeError('contentType must be a string');
+	if (r.retryAfterDateIn !== undefined && typeof r.retryAfterDateIn !== 'number')
+		throw new TypeError('retryAfterDateIn must be a number');
+	if (r.kind === 'delay' && !(typeof r.ms === 'number' && r.ms >= 0))
+		throw new TypeError('A delay fault needs ms >= 0');
+	if (r.when !== undefined && r.when !== 'before' && r.when !== 'after')
+		throw new TypeError("when must be 'before' or 'after'");
+	if (r.afterBytes !== undefined && !(Number.isInteger(r.afterBytes) && r.afterBytes >= 0))
+		throw new TypeError('afterBytes must be an integer >= 0');
+	if (r.body !== undefined && typeof r.body !== 'string')
+		throw new TypeError('body must be a string');
+	if (r.contentType !== undefined && typeof r.contentType !== 'string')
+		throw new TypeError('contentType must be a string');
 	return /** @type {FaultRule} */ ({ ...r });
 }
 
@@ -131,7 +158,8 @@ class FaultSet {
  * @returns {string | undefined}
  */
 function retryAfterOf(rule) {
-	if (rule.retryAfterDateIn !== undefined) return new Date(Date.now() + rule.retryAfterDateIn * 1000).toUTCString();
+	if (rule.retryAfterDateIn !== undefined)
+		return new Date(Date.now() + rule.retryAfterDateIn * 1000).toUTCString();
 	if (rule.retryAfter === undefined) return undefined;
 	return String(rule.retryAfter);
 }

@@ -52,14 +52,18 @@ function sendText(res, status, body, headers = {}) {
 	const buf = Buffer.from(body, 'utf8');
 	/** @type {Record<string, string>} */
 	const h = { 'Content-Length': String(buf.length), 'Cache-Control': 'no-store', ...headers };
-	if (buf.length > 0 && !Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['Content-Type'] = 'text/plain; charset=utf-8';
+	if (buf.length > 0 && !Object.keys(h).some((k) => k.toLowerCase() === 'content-type'))
+		h['Content-Type'] = 'text/plain; charset=utf-8';
 	res.writeHead(status, h);
 	res.end(buf);
 }
 
 /** @param {string} s */
 function escapeXml(s) {
-	return s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+	return s.replace(
+		/[<>&"']/g,
+		(c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c,
+	);
 }
 
 /**
@@ -148,4 +152,15 @@ function cut(req) {
 	req.destroy();
 }
 
-module.exports = { gone, cut, sleep, sendJson, sendError, sendText, s3ErrorXml, escapeXml, readBody, drain };
+module.exports = {
+	gone,
+	cut,
+	sleep,
+	sendJson,
+	sendError,
+	sendText,
+	s3ErrorXml,
+	escapeXml,
+	readBody,
+	drain,
+};

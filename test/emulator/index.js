@@ -83,10 +83,20 @@ function loadStored(dir) {
  * @returns {Promise<Emulator>}
  */
 async function startEmulator(startOptions = {}) {
-	const { port = 0, storagePort = 0, storageDir, seed, signingSecret, loadExisting = false, ...rest } = startOptions;
+	const {
+		port = 0,
+		storagePort = 0,
+		storageDir,
+		seed,
+		signingSecret,
+		loadExisting = false,
+		...rest
+	} = startOptions;
 	const initialOptions = makeOptions(rest);
 	const ownDir = storageDir === undefined;
-	const dir = ownDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'eventpics-emulator-')) : path.resolve(storageDir);
+	const dir = ownDir
+		? fs.mkdtempSync(path.join(os.tmpdir(), 'eventpics-emulator-'))
+		: path.resolve(storageDir);
 	fs.mkdirSync(dir, { recursive: true });
 
 	/** @type {import('./state').State} */
@@ -131,34 +141,48 @@ async function startEmulator(startOptions = {}) {
 	 * @param {'api'|'storage'} server
 	 * @param {(req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>} handler
 	 */
-	const logged = (server, handler) => (/** @type {http.IncomingMessage} */ req, /** @type {http.ServerResponse} */ res) => {
-		/** @type {import('./state').RequestLogEntry} */
-		const entry = { server, method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, status: 0 };
-		state.requests.push(entry);
-		res.on('finish', () => {
-			entry.status = res.statusCode;
-		});
-		handler(req, res).catch((err) => {
-			console.error(`[eventpics-emulator] internal error on ${server} ${req.method}: ${err && err.message}`);
-			if (!res.headersSent && !gone(req)) sendText(res, 500, 'Emulator internal error');
-			else res.destroy();
-		});
-	};
+	const logged =
+		(server, handler) =>
+		(/** @type {http.IncomingMessage} */ req, /** @type {http.ServerResponse} */ res) => {
+			/** @type {import('./state').RequestLogEntry} */
+			const entry = {
+				server,
+				method: req.method ?? '',
+				url: req.url ?? '',
+				headers: { ...req.headers },
+				status: 0,
+			};
+			state.requests.push(entry);
+			res.on('finish', () => {
+				entry.status = res.statusCode;
+			});
+			handler(req, res).catch((err) => {
+				console.error(
+					`[eventpics-emulator] internal error on ${server} ${req.method}: ${err && err.message}`,
+				);
+				if (!res.headersSent && !gone(req)) sendText(res, 500, 'Emulator internal error');
+				else res.destroy();
+			});
+		};
 
 	const api = http.createServer(
 		logged('api', async (req, res) => {
 			const p = (req.url ?? '/').split('?')[0];
 			if (p === '/geteventsandalbums') return listEvents(state, req, res);
 			if (p === '/getuploadurl') return getUploadUrl(state, req, res);
-			if (p.startsWith('/__control/')) return handleControl(/** @type {any} */ (target), req, res, p);
+			if (p.startsWith('/__control/'))
+				return handleControl(/** @type {any} */ (target), req, res, p);
 			const read = req.method === 'GET' || req.method === 'HEAD';
 			if (read && p === '/') return sendPage(state, res);
-			if (read && p.startsWith('/files/')) return sendFile(state, req, res, safeDecode(p.slice('/files/'.length)));
+			if (read && p.startsWith('/files/'))
+				return sendFile(state, req, res, safeDecode(p.slice('/files/'.length)));
 			await drain(req, 1024 * 1024);
 			notFound(res);
 		}),
 	);
-	const storage = http.createServer(logged('storage', (req, res) => handleStorage(state, req, res)));
+	const storage = http.createServer(
+		logged('storage', (req, res) => handleStorage(state, req, res)),
+	);
 	storage.on('clientError', onClientError);
 
 	const apiPort = await listen(api, port);

@@ -12,7 +12,10 @@ const { sendText } = require('./http-util');
 
 /** @param {unknown} s */
 function esc(s) {
-	return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+	return String(s).replace(
+		/[&<>"']/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+	);
 }
 
 /** @param {number} n */
@@ -31,14 +34,19 @@ function humanSize(n) {
 /** @param {StoredUpload} u */
 function preview(u) {
 	const src = `/files/${encodeURIComponent(u.id)}`;
-	if (u.contentType.startsWith('image/')) return `<img src="${esc(src)}" alt="${esc(u.fileName)}" loading="lazy">`;
-	if (u.contentType.startsWith('video/')) return `<video src="${esc(src)}" controls preload="metadata"></video>`;
+	if (u.contentType.startsWith('image/'))
+		return `<img src="${esc(src)}" alt="${esc(u.fileName)}" loading="lazy">`;
+	if (u.contentType.startsWith('video/'))
+		return `<video src="${esc(src)}" controls preload="metadata"></video>`;
 	return `<a class="file" href="${esc(src)}">${esc(u.contentType)}</a>`;
 }
 
 /** @param {StoredUpload} u */
 function card(u) {
-	const taken = u.takenAt === null ? 'not given' : `${esc(isoOrRaw(u.takenAt))} <small>(${esc(u.takenAt)})</small>`;
+	const taken =
+		u.takenAt === null
+			? 'not given'
+			: `${esc(isoOrRaw(u.takenAt))} <small>(${esc(u.takenAt)})</small>`;
 	return `<figure class="photo" data-upload-id="${esc(u.id)}">${preview(u)}<figcaption>
 <b class="name">${esc(u.fileName)}</b>
 <span>${esc(humanSize(u.size))} <small>(${esc(u.size)} bytes)</small></span>
@@ -61,7 +69,10 @@ function isoOrRaw(ms) {
  * @param {StoredUpload[]} uploads
  */
 function albumSection(title, note, uploads) {
-	const body = uploads.length === 0 ? '<p class="empty">No photos yet.</p>' : `<div class="grid">${uploads.map(card).join('\n')}</div>`;
+	const body =
+		uploads.length === 0
+			? '<p class="empty">No photos yet.</p>'
+			: `<div class="grid">${uploads.map(card).join('\n')}</div>`;
 	return `<section class="album"><h3>${esc(title)} <small>${note}</small></h3>${body}</section>`;
 }
 
@@ -78,11 +89,17 @@ function renderPage(state) {
 			const albums = (event.albums ?? []).map((a) => {
 				const id = albumIdOf(a) ?? '';
 				const spelling = a.id !== undefined ? 'id' : 'albumId';
-				return albumSection(a.title, `${esc(spelling)}: <code>${esc(id)}</code>`, mine.filter((u) => u.albumId === id));
+				return albumSection(
+					a.title,
+					`${esc(spelling)}: <code>${esc(id)}</code>`,
+					mine.filter((u) => u.albumId === id),
+				);
 			});
 			const loose = mine.filter((u) => u.albumId === null);
-			if (loose.length > 0 || albums.length === 0) albums.push(albumSection('No album', 'albumId not given', loose));
-			const noAlbums = event.albums === undefined ? ' <small class="tag">no albums field</small>' : '';
+			if (loose.length > 0 || albums.length === 0)
+				albums.push(albumSection('No album', 'albumId not given', loose));
+			const noAlbums =
+				event.albums === undefined ? ' <small class="tag">no albums field</small>' : '';
 			parts.push(`<article class="event"><h2 class="event-title">${esc(event.title)}${noAlbums}</h2>
 <p>linkId <code>${esc(event.linkId)}</code> · ${mine.length} upload(s)</p>${albums.join('\n')}</article>`);
 		}
@@ -116,7 +133,8 @@ figcaption{display:flex;flex-direction:column;gap:2px;padding:8px;font-size:12px
 function sendPage(state, res) {
 	sendText(res, 200, renderPage(state), {
 		'Content-Type': 'text/html; charset=utf-8',
-		'Content-Security-Policy': "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'",
+		'Content-Security-Policy':
+			"default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'",
 		'X-Content-Type-Options': 'nosniff',
 	});
 }
@@ -143,7 +161,9 @@ function sendFile(state, req, res, id) {
 		res.end();
 		return;
 	}
-	fs.createReadStream(u.path).on('error', () => res.destroy()).pipe(res);
+	fs.createReadStream(u.path)
+		.on('error', () => res.destroy())
+		.pipe(res);
 }
 
 module.exports = { renderPage, sendPage, sendFile, esc };

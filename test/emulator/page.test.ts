@@ -19,7 +19,8 @@ describe('GET / (the page)', () => {
 		expect(res.text).toContain('Anna &amp; Ben&#39;s Wedding');
 		expect(res.text).not.toContain("Anna & Ben's Wedding");
 		expect(res.text).toContain('Someone Else&#39;s Event');
-		for (const title of ['Photo booth', 'Ceremony', 'Booth', 'Dance floor', 'Office Opening']) expect(res.text).toContain(title);
+		for (const title of ['Photo booth', 'Ceremony', 'Booth', 'Dance floor', 'Office Opening'])
+			expect(res.text).toContain(title);
 		expect(res.text).toContain('id: <code>booth</code>');
 		expect(res.text).toContain('albumId: <code>sp-booth</code>');
 		expect(res.text).toContain('no albums field');
@@ -31,7 +32,11 @@ describe('GET / (the page)', () => {
 
 	test('shows each upload in its album with name, size, type and takenAt; a reload shows new uploads', async () => {
 		const png = makePng();
-		const url = await uploadUrlFor(emu, { fileName: 'booth-001.png', albumId: 'booth', takenAt: 1767225600000 });
+		const url = await uploadUrlFor(emu, {
+			fileName: 'booth-001.png',
+			albumId: 'booth',
+			takenAt: 1767225600000,
+		});
 		expect((await put(url, png, { 'content-type': 'image/png' })).status).toBe(200);
 		const res = await page();
 		const id = emu.uploads[0].id;
@@ -76,7 +81,9 @@ describe('GET /files/<id>', () => {
 		expect(res.headers['content-length']).toBe(String(png.length));
 		expect(res.headers['x-content-type-options']).toBe('nosniff');
 		expect(Buffer.from(res.text, 'latin1').length).toBeGreaterThan(0);
-		const bytes = Buffer.from(await (await fetch(`${emu.baseUrl}/files/${emu.uploads[0].id}`)).arrayBuffer());
+		const bytes = Buffer.from(
+			await (await fetch(`${emu.baseUrl}/files/${emu.uploads[0].id}`)).arrayBuffer(),
+		);
 		expect(bytes.equals(png)).toBe(true);
 		expect((await call(`${emu.baseUrl}/files/000000000000000000000000`)).status).toBe(404);
 		expect((await call(`${emu.baseUrl}/files/..%2Fetc%2Fpasswd`)).status).toBe(404);

@@ -48,7 +48,13 @@ const SEED = {
 		{
 			name: 'Other account',
 			apiKey: OTHER_API_KEY,
-			events: [{ linkId: 'other-event', title: "Someone Else's Event", albums: [{ id: 'x1', title: 'X' }] }],
+			events: [
+				{
+					linkId: 'other-event',
+					title: "Someone Else's Event",
+					albums: [{ id: 'x1', title: 'X' }],
+				},
+			],
 		},
 	],
 };

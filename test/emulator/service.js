@@ -29,7 +29,9 @@ function keyFromHeaders(req) {
 	}
 	const x = req.headers['x-api-key'];
 	if (typeof x === 'string' && x !== '') return { key: x };
-	return { problem: 'Missing API key: send "Authorization: Bearer <API key>" or "X-API-Key: <API key>".' };
+	return {
+		problem: 'Missing API key: send "Authorization: Bearer <API key>" or "X-API-Key: <API key>".',
+	};
 }
 
 /**
@@ -45,7 +47,9 @@ function accountOf(state, key) {
  * @param {string} allow
  */
 function methodNotAllowed(res, allow) {
-	sendError(res, 405, 'METHOD_NOT_ALLOWED', `Use ${allow} on this endpoint.`, null, { Allow: allow });
+	sendError(res, 405, 'METHOD_NOT_ALLOWED', `Use ${allow} on this endpoint.`, null, {
+		Allow: allow,
+	});
 }
 
 /**
@@ -55,7 +59,8 @@ function methodNotAllowed(res, allow) {
  * @param {Res} res
  */
 async function listEvents(state, req, res) {
-	if (req.method !== 'GET') return answerAfterBody(state, req, res, () => methodNotAllowed(res, 'GET'));
+	if (req.method !== 'GET')
+		return answerAfterBody(state, req, res, () => methodNotAllowed(res, 'GET'));
 	if ((await gate(state, 'geteventsandalbums', req, res)).handled) return;
 	const { key, problem } = keyFromHeaders(req);
 	if (problem) return sendError(res, 401, 'UNAUTHORIZED', problem);
@@ -71,8 +76,10 @@ async function listEvents(state, req, res) {
  */
 function requireString(body, field) {
 	const v = body[field];
-	if (v === undefined || v === null) return { status: 400, code: 'MISSING_FIELD', message: `${field} is required.` };
-	if (typeof v !== 'string' || v === '') return { status: 400, code: 'INVALID_FIELD', message: `${field} must be a non-empty string.` };
+	if (v === undefined || v === null)
+		return { status: 400, code: 'MISSING_FIELD', message: `${field} is required.` };
+	if (typeof v !== 'string' || v === '')
+		return { status: 400, code: 'INVALID_FIELD', message: `${field} must be a non-empty string.` };
 	return undefined;
 }
 
@@ -83,30 +90,67 @@ function requireString(body, field) {
  */
 function validateUploadRequest(state, body) {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) {
-		return { problem: { status: 400, code: 'INVALID_BODY', message: 'The request body must be a JSON object.' } };
+		return {
+			problem: {
+				status: 400,
+				code: 'INVALID_BODY',
+				message: 'The request body must be a JSON object.',
+			},
+		};
 	}
 	const b = /** @type {Record<string, unknown>} */ (body);
 	if (b.apiKey === undefined || b.apiKey === null || b.apiKey === '') {
-		return { problem: { status: 401, code: 'UNAUTHORIZED', message: 'Missing API key: send it as "apiKey" in the JSON body.' } };
+		return {
+			problem: {
+				status: 401,
+				code: 'UNAUTHORIZED',
+				message: 'Missing API key: send it as "apiKey" in the JSON body.',
+			},
+		};
 	}
 	const account = accountOf(state, b.apiKey);
-	if (!account) return { problem: { status: 401, code: 'UNAUTHORIZED', message: 'Invalid API key.' } };
+	if (!account)
+		return { problem: { status: 401, code: 'UNAUTHORIZED', message: 'Invalid API key.' } };
 	const missing = requireString(b, 'linkId') ?? requireString(b, 'fileName');
 	if (missing) return { problem: missing };
 	if ('takenAt' in b && !Number.isSafeInteger(b.takenAt)) {
-		return { problem: { status: 400, code: 'INVALID_FIELD', message: 'takenAt must be an integer (Unix time in milliseconds).' } };
+		return {
+			problem: {
+				status: 400,
+				code: 'INVALID_FIELD',
+				message: 'takenAt must be an integer (Unix time in milliseconds).',
+			},
+		};
 	}
 	if ('albumId' in b && (typeof b.albumId !== 'string' || b.albumId === '')) {
-		return { problem: { status: 400, code: 'INVALID_FIELD', message: 'albumId must be a non-empty string.' } };
+		return {
+			problem: {
+				status: 400,
+				code: 'INVALID_FIELD',
+				message: 'albumId must be a non-empty string.',
+			},
+		};
 	}
 	const linkId = /** @type {string} */ (b.linkId);
 	const event = account.events.find((e) => e.linkId === linkId);
 	if (!event) {
-		return { problem: { status: 400, code: 'UNKNOWN_EVENT', message: `No event with linkId "${linkId}" for this API key.` } };
+		return {
+			problem: {
+				status: 400,
+				code: 'UNKNOWN_EVENT',
+				message: `No event with linkId "${linkId}" for this API key.`,
+			},
+		};
 	}
 	const albumId = 'albumId' in b ? /** @type {string} */ (b.albumId) : null;
 	if (albumId !== null && !(event.albums ?? []).some((a) => albumIdOf(a) === albumId)) {
-		return { problem: { status: 400, code: 'UNKNOWN_ALBUM', message: `Event "${linkId}" has no album "${albumId}".` } };
+		return {
+			problem: {
+				status: 400,
+				code: 'UNKNOWN_ALBUM',
+				message: `Event "${linkId}" has no album "${albumId}".`,
+			},
+		};
 	}
 	const fileName = /** @type {string} */ (b.fileName);
 	return {
@@ -127,14 +171,24 @@ function validateUploadRequest(state, body) {
  * @param {Res} res
  */
 async function getUploadUrl(state, req, res) {
-	if (req.method !== 'POST') return answerAfterBody(state, req, res, () => methodNotAllowed(res, 'POST'));
+	if (req.method !== 'POST')
+		return answerAfterBody(state, req, res, () => methodNotAllowed(res, 'POST'));
 	const { handled, rule } = await gate(state, 'getuploadurl', req, res);
 	if (handled) return;
-	const [type, ...params] = String(req.headers['content-type'] ?? '').split(';').map((s) => s.trim().toLowerCase());
-	const charsetOk = params.every((p) => !p.startsWith('charset=') || p === 'charset=utf-8' || p === 'charset="utf-8"');
+	const [type, ...params] = String(req.headers['content-type'] ?? '')
+		.split(';')
+		.map((s) => s.trim().toLowerCase());
+	const charsetOk = params.every(
+		(p) => !p.startsWith('charset=') || p === 'charset=utf-8' || p === 'charset="utf-8"',
+	);
 	if (type !== 'application/json' || !charsetOk) {
 		return answerAfterBody(state, req, res, () =>
-			sendError(res, 400, 'UNSUPPORTED_CONTENT_TYPE', 'The request body must be JSON sent with "Content-Type: application/json".'),
+			sendError(
+				res,
+				400,
+				'UNSUPPORTED_CONTENT_TYPE',
+				'The request body must be JSON sent with "Content-Type: application/json".',
+			),
 		);
 	}
 	/** @type {Buffer | undefined} */
@@ -144,7 +198,8 @@ async function getUploadUrl(state, req, res) {
 	} catch {
 		return;
 	}
-	if (raw === undefined) return sendError(res, 400, 'BODY_TOO_LARGE', 'The request body is larger than 1 MiB.');
+	if (raw === undefined)
+		return sendError(res, 400, 'BODY_TOO_LARGE', 'The request body is larger than 1 MiB.');
 	/** @type {unknown} */
 	let body;
 	try {
@@ -155,7 +210,8 @@ async function getUploadUrl(state, req, res) {
 	const { problem, meta } = validateUploadRequest(state, body);
 	if (problem) return sendError(res, problem.status, problem.code, problem.message);
 	if (!meta) return sendError(res, 500, 'INTERNAL', 'unreachable');
-	if (rule?.kind === 'noUploadUrl') return sendJson(res, 200, 'value' in rule ? { uploadUrl: rule.value } : {});
+	if (rule?.kind === 'noUploadUrl')
+		return sendJson(res, 200, 'value' in rule ? { uploadUrl: rule.value } : {});
 	const ttl = state.options.urlTtlSeconds;
 	let uploadUrl = signUploadUrl({
 		storageUrl: state.storageUrl,
@@ -165,7 +221,8 @@ async function getUploadUrl(state, req, res) {
 		ttlSeconds: ttl,
 		now: rule?.kind === 'expiredUrl' ? Date.now() - ttl * 1000 - 1000 : undefined,
 	});
-	if (rule?.kind === 'badSignature') uploadUrl = uploadUrl.replace(/.$/, (c) => (c === '0' ? '1' : '0'));
+	if (rule?.kind === 'badSignature')
+		uploadUrl = uploadUrl.replace(/.$/, (c) => (c === '0' ? '1' : '0'));
 	sendJson(res, 200, { uploadUrl });
 }
 

@@ -9,7 +9,8 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 beforeEach(() => emu.reset());
 
-const list = (headers: Record<string, string>) => call(`${emu.baseUrl}/geteventsandalbums`, { headers });
+const list = (headers: Record<string, string>) =>
+	call(`${emu.baseUrl}/geteventsandalbums`, { headers });
 
 function expectErrorObject(text: string, code: string, message: string | RegExp) {
 	const body = JSON.parse(text);
@@ -50,7 +51,13 @@ describe('GET /geteventsandalbums', () => {
 		const res = await list({ authorization: `Bearer ${emu.otherApiKey}` });
 		expect(res.status).toBe(200);
 		expect(JSON.parse(res.text)).toEqual({
-			events: [{ linkId: 'other-event', title: "Someone Else's Event", albums: [{ id: 'x1', title: 'X' }] }],
+			events: [
+				{
+					linkId: 'other-event',
+					title: "Someone Else's Event",
+					albums: [{ id: 'x1', title: 'X' }],
+				},
+			],
 		});
 	});
 
@@ -59,7 +66,11 @@ describe('GET /geteventsandalbums', () => {
 		['an unknown Bearer key', { authorization: 'Bearer ep_wrong' }, 'Invalid API key.'],
 		['an unknown X-API-Key', { 'x-api-key': 'ep_wrong' }, 'Invalid API key.'],
 		['the key without the Bearer scheme', { authorization: DEMO_API_KEY }, /Bearer <API key>/],
-		['Basic auth', { authorization: `Basic ${Buffer.from(`${DEMO_API_KEY}:`).toString('base64')}` }, /Bearer <API key>/],
+		[
+			'Basic auth',
+			{ authorization: `Basic ${Buffer.from(`${DEMO_API_KEY}:`).toString('base64')}` },
+			/Bearer <API key>/,
+		],
 		['the key as a query parameter only', {}, /^Missing API key/],
 	])('401 with the Error object for %s', async (_name, headers, message) => {
 		const res = await call(`${emu.baseUrl}/geteventsandalbums?apiKey=${DEMO_API_KEY}`, { headers });
@@ -68,14 +79,23 @@ describe('GET /geteventsandalbums', () => {
 	});
 
 	test('other methods are refused with 405', async () => {
-		const res = await call(`${emu.baseUrl}/geteventsandalbums`, { method: 'POST', headers: { authorization: `Bearer ${emu.apiKey}` } });
+		const res = await call(`${emu.baseUrl}/geteventsandalbums`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${emu.apiKey}` },
+		});
 		expect(res.status).toBe(405);
 		expect(res.headers.allow).toBe('GET');
 	});
 });
 
 describe('POST /getuploadurl', () => {
-	const good = () => ({ apiKey: emu.apiKey, linkId: 'wedding-anna-ben', fileName: 'photo.jpg', albumId: 'booth', takenAt: 1767225600000 });
+	const good = () => ({
+		apiKey: emu.apiKey,
+		linkId: 'wedding-anna-ben',
+		fileName: 'photo.jpg',
+		albumId: 'booth',
+		takenAt: 1767225600000,
+	});
 
 	test('answers { uploadUrl } pointing at the object storage (another port), signed, valid 300 s', async () => {
 		const res = await askUploadUrl(emu, good());
@@ -87,17 +107,27 @@ describe('POST /getuploadurl', () => {
 		expect(emu.storageUrl).not.toBe(emu.baseUrl);
 		expect(url.searchParams.get('X-EP-Expires')).toBe('300');
 		expect(url.searchParams.get('X-EP-Signature')).toMatch(/^[0-9a-f]{64}$/);
-		expect(url.pathname).toMatch(/^\/eventpics-uploads\/wedding-anna-ben\/[0-9a-f]{24}\/photo\.jpg$/);
+		expect(url.pathname).toMatch(
+			/^\/eventpics-uploads\/wedding-anna-ben\/[0-9a-f]{24}\/photo\.jpg$/,
+		);
 	});
 
 	test('accepts every documented variant: no album, albumId spelling, no takenAt, charset parameter', async () => {
 		const variants: Record<string, unknown>[] = [
 			{ apiKey: emu.apiKey, linkId: 'office-opening', fileName: 'a.png' },
 			{ apiKey: emu.apiKey, linkId: 'summer-party-2026', fileName: 'b.jpg', albumId: 'sp-dance' },
-			{ apiKey: emu.otherApiKey, linkId: 'other-event', fileName: 'c.mp4', albumId: 'x1', takenAt: 0 },
+			{
+				apiKey: emu.otherApiKey,
+				linkId: 'other-event',
+				fileName: 'c.mp4',
+				albumId: 'x1',
+				takenAt: 0,
+			},
 		];
 		for (const v of variants) expect((await askUploadUrl(emu, v)).status).toBe(200);
-		const res = await askUploadUrl(emu, good(), { 'content-type': 'application/json; charset=utf-8' });
+		const res = await askUploadUrl(emu, good(), {
+			'content-type': 'application/json; charset=utf-8',
+		});
 		expect(res.status).toBe(200);
 	});
 
@@ -107,13 +137,20 @@ describe('POST /getuploadurl', () => {
 		['a JSON-like type', 'application/json-patch+json'],
 		['a non-UTF-8 charset', 'application/json; charset=latin1'],
 	])('400 when the Content-Type is %s', async (_n, type) => {
-		const res = await askUploadUrl(emu, { apiKey: emu.apiKey, linkId: 'wedding-anna-ben', fileName: 'photo.jpg' }, { 'content-type': type });
+		const res = await askUploadUrl(
+			emu,
+			{ apiKey: emu.apiKey, linkId: 'wedding-anna-ben', fileName: 'photo.jpg' },
+			{ 'content-type': type },
+		);
 		expect(res.status).toBe(400);
 		expectErrorObject(res.text, 'UNSUPPORTED_CONTENT_TYPE', /Content-Type: application\/json/);
 	});
 
 	test('400 when no Content-Type is sent', async () => {
-		const res = await call(`${emu.baseUrl}/getuploadurl`, { method: 'POST', body: JSON.stringify(good()) });
+		const res = await call(`${emu.baseUrl}/getuploadurl`, {
+			method: 'POST',
+			body: JSON.stringify(good()),
+		});
 		expect(res.status).toBe(400);
 		expectErrorObject(res.text, 'UNSUPPORTED_CONTENT_TYPE', /application\/json/);
 	});
@@ -141,7 +178,10 @@ describe('POST /getuploadurl', () => {
 
 	test('401 when the key is only in a header, not in the body', async () => {
 		const { apiKey: _k, ...rest } = good();
-		const variants: Record<string, string>[] = [{ authorization: `Bearer ${emu.apiKey}` }, { 'x-api-key': emu.apiKey }];
+		const variants: Record<string, string>[] = [
+			{ authorization: `Bearer ${emu.apiKey}` },
+			{ 'x-api-key': emu.apiKey },
+		];
 		for (const headers of variants) {
 			const res = await askUploadUrl(emu, rest, headers);
 			expect(res.status).toBe(401);
@@ -155,20 +195,80 @@ describe('POST /getuploadurl', () => {
 		['linkId is empty', { linkId: '' }, 'INVALID_FIELD', 'linkId must be a non-empty string.'],
 		['linkId is a number', { linkId: 7 }, 'INVALID_FIELD', 'linkId must be a non-empty string.'],
 		['fileName is missing', { fileName: undefined }, 'MISSING_FIELD', 'fileName is required.'],
-		['fileName is empty', { fileName: '' }, 'INVALID_FIELD', 'fileName must be a non-empty string.'],
-		['fileName is an object', { fileName: { name: 'a.jpg' } }, 'INVALID_FIELD', 'fileName must be a non-empty string.'],
-		['takenAt is a string', { takenAt: '1767225600000' }, 'INVALID_FIELD', 'takenAt must be an integer (Unix time in milliseconds).'],
-		['takenAt has a fraction', { takenAt: 1767225600000.5 }, 'INVALID_FIELD', 'takenAt must be an integer (Unix time in milliseconds).'],
-		['takenAt is null', { takenAt: null }, 'INVALID_FIELD', 'takenAt must be an integer (Unix time in milliseconds).'],
-		['takenAt is an ISO date', { takenAt: '2026-01-01T00:00:00Z' }, 'INVALID_FIELD', 'takenAt must be an integer (Unix time in milliseconds).'],
+		[
+			'fileName is empty',
+			{ fileName: '' },
+			'INVALID_FIELD',
+			'fileName must be a non-empty string.',
+		],
+		[
+			'fileName is an object',
+			{ fileName: { name: 'a.jpg' } },
+			'INVALID_FIELD',
+			'fileName must be a non-empty string.',
+		],
+		[
+			'takenAt is a string',
+			{ takenAt: '1767225600000' },
+			'INVALID_FIELD',
+			'takenAt must be an integer (Unix time in milliseconds).',
+		],
+		[
+			'takenAt has a fraction',
+			{ takenAt: 1767225600000.5 },
+			'INVALID_FIELD',
+			'takenAt must be an integer (Unix time in milliseconds).',
+		],
+		[
+			'takenAt is null',
+			{ takenAt: null },
+			'INVALID_FIELD',
+			'takenAt must be an integer (Unix time in milliseconds).',
+		],
+		[
+			'takenAt is an ISO date',
+			{ takenAt: '2026-01-01T00:00:00Z' },
+			'INVALID_FIELD',
+			'takenAt must be an integer (Unix time in milliseconds).',
+		],
 		['albumId is empty', { albumId: '' }, 'INVALID_FIELD', 'albumId must be a non-empty string.'],
 		['albumId is null', { albumId: null }, 'INVALID_FIELD', 'albumId must be a non-empty string.'],
-		['linkId is unknown', { linkId: 'no-such-event' }, 'UNKNOWN_EVENT', 'No event with linkId "no-such-event" for this API key.'],
-		["linkId is another account's event", { linkId: 'other-event', albumId: 'x1' }, 'UNKNOWN_EVENT', 'No event with linkId "other-event" for this API key.'],
-		['albumId is not in the event', { albumId: 'nope' }, 'UNKNOWN_ALBUM', 'Event "wedding-anna-ben" has no album "nope".'],
-		["albumId belongs to another event", { albumId: 'sp-booth' }, 'UNKNOWN_ALBUM', 'Event "wedding-anna-ben" has no album "sp-booth".'],
-		['albumId is the album title', { albumId: 'Photo booth' }, 'UNKNOWN_ALBUM', 'Event "wedding-anna-ben" has no album "Photo booth".'],
-		['albumId is given for an event without albums', { linkId: 'office-opening', albumId: 'booth' }, 'UNKNOWN_ALBUM', 'Event "office-opening" has no album "booth".'],
+		[
+			'linkId is unknown',
+			{ linkId: 'no-such-event' },
+			'UNKNOWN_EVENT',
+			'No event with linkId "no-such-event" for this API key.',
+		],
+		[
+			"linkId is another account's event",
+			{ linkId: 'other-event', albumId: 'x1' },
+			'UNKNOWN_EVENT',
+			'No event with linkId "other-event" for this API key.',
+		],
+		[
+			'albumId is not in the event',
+			{ albumId: 'nope' },
+			'UNKNOWN_ALBUM',
+			'Event "wedding-anna-ben" has no album "nope".',
+		],
+		[
+			'albumId belongs to another event',
+			{ albumId: 'sp-booth' },
+			'UNKNOWN_ALBUM',
+			'Event "wedding-anna-ben" has no album "sp-booth".',
+		],
+		[
+			'albumId is the album title',
+			{ albumId: 'Photo booth' },
+			'UNKNOWN_ALBUM',
+			'Event "wedding-anna-ben" has no album "Photo booth".',
+		],
+		[
+			'albumId is given for an event without albums',
+			{ linkId: 'office-opening', albumId: 'booth' },
+			'UNKNOWN_ALBUM',
+			'Event "office-opening" has no album "booth".',
+		],
 	])('400 when %s', async (_n, change, code, message) => {
 		const res = await askUploadUrl(emu, { ...good(), ...change });
 		expect(res.status).toBe(400);
@@ -196,7 +296,9 @@ describe('POST /getuploadurl', () => {
 		for (const [fileName, type] of cases) {
 			const res = await askUploadUrl(emu, { ...good(), fileName });
 			const url = new URL(JSON.parse(res.text).uploadUrl);
-			const meta = JSON.parse(Buffer.from(url.searchParams.get('X-EP-Meta') ?? '', 'base64url').toString('utf8'));
+			const meta = JSON.parse(
+				Buffer.from(url.searchParams.get('X-EP-Meta') ?? '', 'base64url').toString('utf8'),
+			);
 			expect(meta.contentType).toBe(type);
 		}
 	});

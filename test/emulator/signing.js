@@ -32,7 +32,10 @@ const P = {
  * @param {string} s
  */
 function encodeStrict(s) {
-	return encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+	return encodeURIComponent(s).replace(
+		/[!'()*]/g,
+		(c) => '%' + c.charCodeAt(0).toString(16).toUpperCase(),
+	);
 }
 
 /**
@@ -68,7 +71,9 @@ function canonical(pairs) {
  * @returns {string}
  */
 function signUploadUrl(o) {
-	const rawPath = '/' + [BUCKET, encodeStrict(o.meta.linkId), o.uploadId, encodeStrict(o.meta.fileName)].join('/');
+	const rawPath =
+		'/' +
+		[BUCKET, encodeStrict(o.meta.linkId), o.uploadId, encodeStrict(o.meta.fileName)].join('/');
 	const meta = Buffer.from(JSON.stringify(o.meta), 'utf8').toString('base64url');
 	/** @type {[string, string][]} */
 	const pairs = [
@@ -78,7 +83,10 @@ function signUploadUrl(o) {
 		[P.meta, meta],
 		[P.signedHeaders, 'content-type'],
 	];
-	const signature = hmac(o.secret, stringToSign('PUT', rawPath, canonical(pairs), o.meta.contentType));
+	const signature = hmac(
+		o.secret,
+		stringToSign('PUT', rawPath, canonical(pairs), o.meta.contentType),
+	);
 	const query = pairs.map(([k, v]) => k + '=' + encodeStrict(v)).join('&');
 	return o.storageUrl + rawPath + '?' + query + '&' + P.signature + '=' + signature;
 }
@@ -99,10 +107,15 @@ function verifyRequest(o) {
 	const rawPath = q === -1 ? o.rawUrl : o.rawUrl.slice(0, q);
 	const rawQuery = q === -1 ? '' : o.rawUrl.slice(q + 1);
 	/** @type {[string, string][]} */
-	const pairs = rawQuery === '' ? [] : rawQuery.split('&').map((p) => {
-		const i = p.indexOf('=');
-		return /** @type {[string, string]} */ (i === -1 ? [p, ''] : [p.slice(0, i), p.slice(i + 1)]);
-	});
+	const pairs =
+		rawQuery === ''
+			? []
+			: rawQuery.split('&').map((p) => {
+					const i = p.indexOf('=');
+					return /** @type {[string, string]} */ (
+						i === -1 ? [p, ''] : [p.slice(0, i), p.slice(i + 1)]
+					);
+				});
 	/** @type {Map<string, string>} */
 	const values = new Map();
 	for (const [k, v] of pairs) {
@@ -115,9 +128,12 @@ function verifyRequest(o) {
 	}
 	const missing = Object.values(P).filter((k) => !values.has(k));
 	if (missing.length > 0) {
-		return authParamError(`Query-string authentication requires the parameters ${missing.join(', ')}.`);
+		return authParamError(
+			`Query-string authentication requires the parameters ${missing.join(', ')}.`,
+		);
 	}
-	if (values.get(P.algorithm) !== ALGORITHM) return authParamError(`${P.algorithm} only supports "${ALGORITHM}".`);
+	if (values.get(P.algorithm) !== ALGORITHM)
+		return authParamError(`${P.algorithm} only supports "${ALGORITHM}".`);
 	const date = Number(values.get(P.date));
 	const expires = Number(values.get(P.expires));
 	if (!Number.isFinite(date) || !Number.isFinite(expires) || expires <= 0) {
@@ -159,7 +175,8 @@ function verifyRequest(o) {
 			ok: false,
 			status: 403,
 			code: 'SignatureDoesNotMatch',
-			message: 'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+			message:
+				'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
 			extra,
 		};
 	}

@@ -73,7 +73,8 @@ function applyOptions(target, changes) {
 	for (const [k, v] of Object.entries(changes)) {
 		if (k === 'seed') continue;
 		if (!(k in DEFAULT_OPTIONS)) throw new TypeError(`Unknown emulator option: ${k}`);
-		if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TypeError(`Option ${k} must be a number >= 0`);
+		if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+			throw new TypeError(`Option ${k} must be a number >= 0`);
 		if (k === 'urlTtlSeconds' && v <= 0) throw new TypeError('urlTtlSeconds must be > 0');
 		/** @type {Record<string, number>} */ (/** @type {unknown} */ (target))[k] = v;
 	}
@@ -93,7 +94,10 @@ function sendFault(server, res, status, o = {}) {
 	if (o.body !== undefined) return sendText(res, status, o.body, headers);
 	if (server === 'storage') {
 		const [code, message] = S3_STATUS[status] ?? ['InternalError', `Injected status ${status}`];
-		return sendText(res, status, s3ErrorXml(code, message), { ...headers, 'Content-Type': 'application/xml' });
+		return sendText(res, status, s3ErrorXml(code, message), {
+			...headers,
+			'Content-Type': 'application/xml',
+		});
 	}
 	if (status === 400 || status === 401 || status === 403 || status === 404) {
 		return sendError(res, status, 'INJECTED_FAULT', `Injected status ${status}`, null, headers);
@@ -156,14 +160,23 @@ async function gate(state, endpoint, req, res) {
 			return { handled: true };
 		case 'status':
 			await answerAfterBody(state, req, res, () =>
-				sendFault(server, res, /** @type {number} */ (rule.status), { retryAfter: retryAfterOf(rule), body: rule.body }),
+				sendFault(server, res, /** @type {number} */ (rule.status), {
+					retryAfter: retryAfterOf(rule),
+					body: rule.body,
+				}),
 			);
 			return { handled: true };
 		case 'badJson':
 			await answerAfterBody(state, req, res, () =>
-				sendText(res, 200, rule.body ?? '<!DOCTYPE html><html><body><h1>Service temporarily unavailable</h1></body></html>', {
-					'Content-Type': rule.contentType ?? 'application/json',
-				}),
+				sendText(
+					res,
+					200,
+					rule.body ??
+						'<!DOCTYPE html><html><body><h1>Service temporarily unavailable</h1></body></html>',
+					{
+						'Content-Type': rule.contentType ?? 'application/json',
+					},
+				),
 			);
 			return { handled: true };
 		default:
@@ -181,4 +194,13 @@ function makeOptions(options) {
 	return o;
 }
 
-module.exports = { gate, sendFault, answerAfterBody, applyOptions, makeOptions, DEFAULT_OPTIONS, FaultSet, RateLimiter };
+module.exports = {
+	gate,
+	sendFault,
+	answerAfterBody,
+	applyOptions,
+	makeOptions,
+	DEFAULT_OPTIONS,
+	FaultSet,
+	RateLimiter,
+};

@@ -61,8 +61,14 @@ function onClientError(err, socket) {
 	if (socket.writable && !(/** @type {any} */ (socket)._httpMessage?.headersSent)) {
 		const incomplete = err.code === 'HPE_INVALID_EOF_STATE';
 		const body = incomplete
-			? s3ErrorXml('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header.')
-			: s3ErrorXml('BadRequest', `The request could not be parsed (${err.code ?? 'parse error'}); bytes beyond Content-Length are refused.`);
+			? s3ErrorXml(
+					'IncompleteBody',
+					'You did not provide the number of bytes specified by the Content-Length HTTP header.',
+				)
+			: s3ErrorXml(
+					'BadRequest',
+					`The request could not be parsed (${err.code ?? 'parse error'}); bytes beyond Content-Length are refused.`,
+				);
 		socket.end(
 			'HTTP/1.1 400 Bad Request\r\nContent-Type: application/xml\r\nConnection: close\r\n' +
 				`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
@@ -83,23 +89,55 @@ async function handlePut(state, req, res) {
 	const h = req.headers;
 	if (h.authorization !== undefined || h['x-api-key'] !== undefined) {
 		const which = h.authorization !== undefined ? 'Authorization' : 'X-API-Key';
-		return refuse(state, req, res, 400, 'InvalidArgument',
+		return refuse(
+			state,
+			req,
+			res,
+			400,
+			'InvalidArgument',
 			`Only one auth mechanism allowed; the upload address is pre-signed, so no ${which} header may be sent.`,
-			{ ArgumentName: which });
+			{ ArgumentName: which },
+		);
 	}
 	if (h['transfer-encoding'] !== undefined) {
-		return refuse(state, req, res, 501, 'NotImplemented', 'A header you provided implies functionality that is not implemented',
-			{ Header: 'Transfer-Encoding' });
+		return refuse(
+			state,
+			req,
+			res,
+			501,
+			'NotImplemented',
+			'A header you provided implies functionality that is not implemented',
+			{ Header: 'Transfer-Encoding' },
+		);
 	}
-	const v = verifyRequest({ secret: state.secret, method: req.method ?? '', rawUrl: req.url ?? '', contentType: h['content-type'] });
+	const v = verifyRequest({
+		secret: state.secret,
+		method: req.method ?? '',
+		rawUrl: req.url ?? '',
+		contentType: h['content-type'],
+	});
 	if (!v.ok) return refuse(state, req, res, v.status, v.code, v.message, v.extra);
 	if (h['content-length'] === undefined) {
-		return refuse(state, req, res, 411, 'MissingContentLength', 'You must provide the Content-Length HTTP header.');
+		return refuse(
+			state,
+			req,
+			res,
+			411,
+			'MissingContentLength',
+			'You must provide the Content-Length HTTP header.',
+		);
 	}
 	const length = Number(h['content-length']);
 	if (length > state.options.maxUploadBytes) {
-		return refuse(state, req, res, 400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size',
-			{ ProposedSize: String(length), MaxSizeAllowed: String(state.options.maxUploadBytes) });
+		return refuse(
+			state,
+			req,
+			res,
+			400,
+			'EntityTooLarge',
+			'Your proposed upload exceeds the maximum allowed size',
+			{ ProposedSize: String(length), MaxSizeAllowed: String(state.options.maxUploadBytes) },
+		);
 	}
 	await receive(state, req, res, v.uploadId, v.meta, length, rule);
 }
@@ -115,7 +153,10 @@ async function handlePut(state, req, res) {
  * @param {import('./faults').FaultRule | undefined} rule
  */
 async function receive(state, req, res, uploadId, meta, length, rule) {
-	const tmp = path.join(state.storageDir, `.incoming-${uploadId}-${crypto.randomBytes(4).toString('hex')}`);
+	const tmp = path.join(
+		state.storageDir,
+		`.incoming-${uploadId}-${crypto.randomBytes(4).toString('hex')}`,
+	);
 	const md5 = crypto.createHash('md5');
 	const sha256 = crypto.createHash('sha256');
 	let bytes = 0;
@@ -128,8 +169,12 @@ async function receive(state, req, res, uploadId, meta, length, rule) {
 		if (!res.headersSent) {
 			res.shouldKeepAlive = false;
 			res.once('finish', stop);
-			sendS3Error(res, 400, 'RequestTimeout',
-				'Your socket connection to the server was not read from or written to within the timeout period.');
+			sendS3Error(
+				res,
+				400,
+				'RequestTimeout',
+				'Your socket connection to the server was not read from or written to within the timeout period.',
+			);
 		}
 		setTimeout(stop, 100).unref();
 	});
@@ -152,7 +197,12 @@ async function receive(state, req, res, uploadId, meta, length, rule) {
 		// Let the parser report bytes beyond Content-Length before the file is kept (the socket is then
 		// marked and gone; both are checked).
 		await new Promise((resolve) => setImmediate(resolve));
-		if (timedOut || bytes !== length || gone(req) || /** @type {any} */ (req.socket)[PARSE_FAILED]) {
+		if (
+			timedOut ||
+			bytes !== length ||
+			gone(req) ||
+			/** @type {any} */ (req.socket)[PARSE_FAILED]
+		) {
 			throw new Error('incomplete upload');
 		}
 	} catch {
@@ -162,7 +212,16 @@ async function receive(state, req, res, uploadId, meta, length, rule) {
 		return;
 	}
 	const etag = `"${md5.digest('hex')}"`;
-	const stored = store(state, tmp, uploadId, meta, bytes, sha256.digest('hex'), etag, req.url ?? '');
+	const stored = store(
+		state,
+		tmp,
+		uploadId,
+		meta,
+		bytes,
+		sha256.digest('hex'),
+		etag,
+		req.url ?? '',
+	);
 	await stored;
 	if (rule?.kind === 'resetAfterStore') {
 		cut(req);
@@ -170,7 +229,11 @@ async function receive(state, req, res, uploadId, meta, length, rule) {
 	}
 	if (rule?.kind === 'delay' && rule.when === 'after') await sleep(rule.ms ?? 0);
 	if (gone(req)) return;
-	res.writeHead(200, { ETag: etag, 'Content-Length': '0', 'x-amz-request-id': crypto.randomBytes(8).toString('hex').toUpperCase() });
+	res.writeHead(200, {
+		ETag: etag,
+		'Content-Length': '0',
+		'x-amz-request-id': crypto.randomBytes(8).toString('hex').toUpperCase(),
+	});
 	res.end();
 }
 

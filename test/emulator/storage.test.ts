@@ -23,7 +23,11 @@ function expectNothingStored() {
 
 describe('PUT <uploadUrl>: success', () => {
 	test('200, empty body, quoted-md5 ETag; bytes, type, size, sha256 and metadata kept on disk and in emu.uploads', async () => {
-		const url = await uploadUrlFor(emu, { fileName: "Anna's photo (1).JPG", albumId: 'booth', takenAt: 1767225600123 });
+		const url = await uploadUrlFor(emu, {
+			fileName: "Anna's photo (1).JPG",
+			albumId: 'booth',
+			takenAt: 1767225600123,
+		});
 		const body = crypto.randomBytes(70_000);
 		const res = await put(url, body, { 'content-type': 'image/jpeg' });
 		expect(res.status).toBe(200);
@@ -50,7 +54,13 @@ describe('PUT <uploadUrl>: success', () => {
 		const url = await uploadUrlFor(emu, { linkId: 'office-opening', fileName: 'readme' });
 		const res = await put(url, 'abc', { 'content-type': 'application/octet-stream' });
 		expect(res.status).toBe(200);
-		expect(emu.uploads[0]).toMatchObject({ linkId: 'office-opening', albumId: null, takenAt: null, contentType: 'application/octet-stream', size: 3 });
+		expect(emu.uploads[0]).toMatchObject({
+			linkId: 'office-opening',
+			albumId: null,
+			takenAt: null,
+			contentType: 'application/octet-stream',
+			size: 3,
+		});
 	});
 
 	test('the same address used again overwrites the same object (one record, new bytes), as S3 does', async () => {
@@ -85,7 +95,11 @@ describe('PUT <uploadUrl>: success', () => {
 			const m = process.memoryUsage();
 			peak = Math.max(peak, m.heapUsed + m.arrayBuffers - (base.heapUsed + base.arrayBuffers));
 		}, 20);
-		const res = await call(url, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-length': String(size) }, body: source });
+		const res = await call(url, {
+			method: 'PUT',
+			headers: { 'content-type': 'video/mp4', 'content-length': String(size) },
+			body: source,
+		});
 		clearInterval(sampler);
 		expect(res.status).toBe(200);
 		expect(emu.uploads[0].size).toBe(size);
@@ -98,16 +112,26 @@ describe('PUT <uploadUrl>: success', () => {
 describe('PUT <uploadUrl>: refusals store nothing', () => {
 	test.each([
 		['another type', { 'content-type': 'image/png' }, 'image/png'],
-		['a type with a parameter', { 'content-type': 'image/jpeg; charset=binary' }, 'image/jpeg; charset=binary'],
+		[
+			'a type with a parameter',
+			{ 'content-type': 'image/jpeg; charset=binary' },
+			'image/jpeg; charset=binary',
+		],
 		['a type in other case', { 'content-type': 'Image/JPEG' }, 'Image/JPEG'],
-		['the generic type', { 'content-type': 'application/octet-stream' }, 'application/octet-stream'],
+		[
+			'the generic type',
+			{ 'content-type': 'application/octet-stream' },
+			'application/octet-stream',
+		],
 	])('403 SignatureDoesNotMatch when the Content-Type is %s', async (_n, headers, sent) => {
 		const url = await uploadUrlFor(emu, { fileName: 'photo.jpg' });
 		const res = await put(url, 'jpeg bytes', headers);
 		expect(res.status).toBe(403);
 		expect(res.headers['content-type']).toBe('application/xml');
 		expect(s3Code(res.text)).toBe('SignatureDoesNotMatch');
-		expect(res.text).toContain(`signed for Content-Type &quot;image/jpeg&quot;; the request sent &quot;${sent}&quot;`);
+		expect(res.text).toContain(
+			`signed for Content-Type &quot;image/jpeg&quot;; the request sent &quot;${sent}&quot;`,
+		);
 		expectNothingStored();
 	});
 
@@ -146,13 +170,19 @@ describe('PUT <uploadUrl>: refusals store nothing', () => {
 		expectNothingStored();
 	});
 
-	test.each(['GET', 'POST', 'DELETE'])('403 SignatureDoesNotMatch for %s on a PUT address', async (method) => {
-		const url = await uploadUrlFor(emu);
-		const res = await call(url, { method: method as 'GET', headers: { 'content-type': 'image/jpeg' } });
-		expect(res.status).toBe(403);
-		expect(s3Code(res.text)).toBe('SignatureDoesNotMatch');
-		expectNothingStored();
-	});
+	test.each(['GET', 'POST', 'DELETE'])(
+		'403 SignatureDoesNotMatch for %s on a PUT address',
+		async (method) => {
+			const url = await uploadUrlFor(emu);
+			const res = await call(url, {
+				method: method as 'GET',
+				headers: { 'content-type': 'image/jpeg' },
+			});
+			expect(res.status).toBe(403);
+			expect(s3Code(res.text)).toBe('SignatureDoesNotMatch');
+			expectNothingStored();
+		},
+	);
 
 	test('403 AccessDenied "Request has expired" once the validity (1 s here) has passed', async () => {
 		emu.setOptions({ urlTtlSeconds: 1 });
@@ -170,7 +200,11 @@ describe('PUT <uploadUrl>: refusals store nothing', () => {
 
 	test('501 NotImplemented for Transfer-Encoding: chunked (a body without a length)', async () => {
 		const url = await uploadUrlFor(emu);
-		const res = await call(url, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: Readable.from([Buffer.from('ab'), Buffer.from('cd')]) });
+		const res = await call(url, {
+			method: 'PUT',
+			headers: { 'content-type': 'image/jpeg' },
+			body: Readable.from([Buffer.from('ab'), Buffer.from('cd')]),
+		});
 		expect(res.status).toBe(501);
 		expect(s3Code(res.text)).toBe('NotImplemented');
 		expect(res.text).toContain('<Header>Transfer-Encoding</Header>');
@@ -180,7 +214,9 @@ describe('PUT <uploadUrl>: refusals store nothing', () => {
 
 	test('411 MissingContentLength when no Content-Length is sent', async () => {
 		const url = await uploadUrlFor(emu);
-		const answer = await raw(url, [rawPutHead(url, { 'Content-Type': 'image/jpeg', Connection: 'close' })]);
+		const answer = await raw(url, [
+			rawPutHead(url, { 'Content-Type': 'image/jpeg', Connection: 'close' }),
+		]);
 		expect(answer).toMatch(/^HTTP\/1.1 411 /);
 		expect(s3Code(answer)).toBe('MissingContentLength');
 		expectNothingStored();

@@ -22,7 +22,11 @@ export async function call(
 }
 
 /** POST /getuploadurl with a JSON body. */
-export function askUploadUrl(emu: Emu, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+export function askUploadUrl(
+	emu: Emu,
+	body: unknown,
+	headers: Record<string, string> = {},
+): Promise<Answer> {
 	return call(`${emu.baseUrl}/getuploadurl`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', ...headers },
@@ -31,14 +35,26 @@ export function askUploadUrl(emu: Emu, body: unknown, headers: Record<string, st
 }
 
 /** Ask an address for the demo wedding event and return it. */
-export async function uploadUrlFor(emu: Emu, fields: Record<string, unknown> = {}): Promise<string> {
-	const res = await askUploadUrl(emu, { apiKey: emu.apiKey, linkId: 'wedding-anna-ben', fileName: 'photo.jpg', ...fields });
+export async function uploadUrlFor(
+	emu: Emu,
+	fields: Record<string, unknown> = {},
+): Promise<string> {
+	const res = await askUploadUrl(emu, {
+		apiKey: emu.apiKey,
+		linkId: 'wedding-anna-ben',
+		fileName: 'photo.jpg',
+		...fields,
+	});
 	if (res.status !== 200) throw new Error(`getuploadurl answered ${res.status}: ${res.text}`);
 	return JSON.parse(res.text).uploadUrl;
 }
 
 /** PUT a buffer with the given headers. */
-export function put(url: string, body: Buffer | string, headers: Record<string, string> = { 'content-type': 'image/jpeg' }) {
+export function put(
+	url: string,
+	body: Buffer | string,
+	headers: Record<string, string> = { 'content-type': 'image/jpeg' },
+) {
 	return call(url, { method: 'PUT', headers, body });
 }
 
@@ -51,12 +67,18 @@ export function s3Code(text: string): string | undefined {
  * Send raw bytes to host:port and collect everything until the server closes (or `waitMs` passes).
  * For requests undici refuses to send (wrong Content-Length, no length).
  */
-export function raw(url: string, parts: (string | Buffer)[], o: { endInput?: boolean; waitMs?: number } = {}): Promise<string> {
+export function raw(
+	url: string,
+	parts: (string | Buffer)[],
+	o: { endInput?: boolean; waitMs?: number } = {},
+): Promise<string> {
 	const u = new URL(url);
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		const socket = net.connect(Number(u.port), u.hostname, () => {
-			socket.write(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : p))));
+			socket.write(
+				Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : p))),
+			);
 			if (o.endInput) socket.end();
 		});
 		const timer = setTimeout(() => {
