@@ -102,6 +102,8 @@ function initEngine() {
 		}
 		info.binaryStoragePath = config.localStoragePath;
 		await Container.get(BinaryDataService).init();
+		const { DataDeduplicationService } = require('n8n-core');
+		await DataDeduplicationService.init(require('./dedup-store').inMemoryDeduplicator);
 		return info;
 	})();
 	return started;

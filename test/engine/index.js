@@ -12,6 +12,7 @@ const { createEngine } = require('./create-engine');
 const { binaryFromBuffer, binaryFromFile, inlineBinary, storeBinary, readBinary } = require('./binary');
 const { START_NODE_TYPE } = require('./start-node');
 const { HarnessCredentialsHelper } = require('./credentials-helper');
+const { clearDedupStore } = require('./dedup-store');
 
 module.exports = {
 	initEngine,
@@ -29,4 +30,5 @@ module.exports = {
 	readBinary,
 	START_NODE_TYPE,
 	HarnessCredentialsHelper,
+	clearDedupStore,
 };

@@ -25,14 +25,28 @@ export function dedupeKey(linkId: string, albumId: string | undefined, fileKey: 
 }
 
 /**
+ * n8n's store reads and rewrites a node's whole list on every call, so calls from concurrent
+ * uploads could overwrite each other: they are made one at a time.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(call: () => Promise<T>): Promise<T> {
+	const result = queue.then(call, call);
+	queue = result.catch(() => undefined);
+	return result;
+}
+
+/**
  * Whether the key was recorded before; records it when not. A key recorded for a file whose upload
  * then fails must be forgotten with `forget`, or the file would be skipped next time.
  */
 export async function seenBefore(ctx: IExecuteFunctions, key: string): Promise<boolean> {
-	const result = await ctx.helpers.checkProcessedAndRecord([key], SCOPE, { mode: 'entries', maxEntries: MAX_ENTRIES });
+	const result = await oneAtATime(
+		async () => await ctx.helpers.checkProcessedAndRecord([key], SCOPE, { mode: 'entries', maxEntries: MAX_ENTRIES }),
+	);
 	return result.processed.length > 0;
 }
 
 export async function forget(ctx: IExecuteFunctions, key: string): Promise<void> {
-	await ctx.helpers.removeProcessed([key], SCOPE, { mode: 'entries', maxEntries: MAX_ENTRIES });
+	await oneAtATime(async () => await ctx.helpers.removeProcessed([key], SCOPE, { mode: 'entries', maxEntries: MAX_ENTRIES }));
 }

@@ -97,7 +97,7 @@ export const uploadDescription: INodeProperties[] = [
 				displayName: 'Max Attempts',
 				name: 'maxAttempts',
 				type: 'number',
-				default: 5,
+				default: 8,
 				typeOptions: { minValue: 1, maxValue: 20 },
 				description:
 					'How many times one upload is tried when EventPics answers 429 or 5xx or the connection breaks',
