@@ -153,8 +153,8 @@ async function startEmulator(startOptions = {}) {
 				status: 0,
 			};
 			state.requests.push(entry);
-		// a long CLI session keeps the last 10000 entries only
-		if (state.requests.length > 10000) state.requests.splice(0, state.requests.length - 10000);
+			// a long CLI session keeps the last 10000 entries only
+			if (state.requests.length > 10000) state.requests.splice(0, state.requests.length - 10000);
 			res.on('finish', () => {
 				entry.status = res.statusCode;
 			});
