@@ -29,7 +29,6 @@ function cutToBytes(text: string, maxBytes: number): string {
  */
 export function sanitizeFileName(raw: string): string {
 	const base = raw.split(/[/\\]/).pop() ?? '';
-	// eslint-disable-next-line no-control-regex
 	const clean = base.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim().replace(/^\.+|\.+$/g, '').trim();
 	if (utf8Length(clean) <= MAX_FILE_NAME_BYTES) return clean;
 	const extension = extensionOf(clean);

@@ -80,7 +80,7 @@ export const uploadDescription: INodeProperties[] = [
 				name: 'dedupeKey',
 				type: 'string',
 				default: '',
-				placeholder: 'e.g. {{ $json.id }}',
+				placeholder: 'e.g. {{ $json.fileKey }}',
 				description:
 					'With "Skip Files Uploaded Before": what identifies a file. Empty means its content (SHA-256), so a renamed copy is still recognised.',
 			},
