@@ -10,4 +10,5 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
 	testTimeout: 60000,
+	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
