@@ -151,12 +151,17 @@ async function startEmulator(startOptions = {}) {
 				url: req.url ?? '',
 				headers: { ...req.headers },
 				status: 0,
+				startedAt: performance.now(),
+				endedAt: undefined,
 			};
 			state.requests.push(entry);
 			// a long CLI session keeps the last 10000 entries only
 			if (state.requests.length > 10000) state.requests.splice(0, state.requests.length - 10000);
 			res.on('finish', () => {
 				entry.status = res.statusCode;
+			});
+			res.on('close', () => {
+				entry.endedAt = performance.now();
 			});
 			handler(req, res).catch((err) => {
 				console.error(

@@ -38,6 +38,8 @@ const { sleep, sendError, sendText, s3ErrorXml, drain, gone, cut } = require('./
  * @property {string} url
  * @property {import('node:http').IncomingHttpHeaders} headers
  * @property {number} status 0 while pending or when no response was sent (socket destroyed)
+ * @property {number} startedAt performance.now() when the request arrived
+ * @property {number | undefined} endedAt performance.now() when its response closed (undefined while open)
  */
 
 /**

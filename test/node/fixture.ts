@@ -20,7 +20,15 @@ export interface Emulator {
 	otherApiKey: string;
 	storageDir: string;
 	uploads: IDataObject[];
-	requests: Array<{ server: 'api' | 'storage'; method: string; url: string; headers: Record<string, string>; status: number }>;
+	requests: Array<{
+		server: 'api' | 'storage';
+		method: string;
+		url: string;
+		headers: Record<string, string>;
+		status: number;
+		startedAt: number;
+		endedAt?: number;
+	}>;
 	addFault: (rule: IDataObject) => void;
 	setOptions: (options: IDataObject) => void;
 	reset: () => void;
@@ -69,3 +77,19 @@ export async function runEventPics(options: RunOptions): Promise<RunResult> {
 
 export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
+
+/** The most requests of one server that were open at the same moment (from the emulator's log). */
+export function maxOverlap(emu: Emulator, server: 'api' | 'storage'): number {
+	const events: Array<[number, number]> = [];
+	for (const request of emu.requests.filter((r) => r.server === server)) {
+		events.push([request.startedAt, 1], [request.endedAt ?? Number.POSITIVE_INFINITY, -1]);
+	}
+	events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+	let open = 0;
+	let most = 0;
+	for (const [, change] of events) {
+		open += change;
+		most = Math.max(most, open);
+	}
+	return most;
+}
