@@ -38,6 +38,13 @@ function newest(target) {
 	return latest;
 }
 
+/** The gulp command line script of the repo's devDependencies (gulp's exports hide it from require.resolve). */
+function gulpScript() {
+	const script = path.join(ROOT, 'node_modules', 'gulp', 'bin', 'gulp.js');
+	if (!fs.existsSync(script)) throw new Error('gulp is not installed: run `npm install` first');
+	return script;
+}
+
 /** @returns {string | undefined} why a build is needed, or undefined when dist/ is fresh */
 function staleReason() {
 	const builtAt = Math.min(...COMPILED.map((file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0)));
@@ -57,8 +64,7 @@ function ensureBuilt(io) {
 	if (!reason) return 'dist/ is up to date';
 	io.log(`Building (${reason}): npm run build`);
 	const started = Date.now();
-	const gulp = require.resolve('gulp/bin/gulp.js', { paths: [ROOT] });
-	const result = spawnSync(process.execPath, [gulp, 'build'], { cwd: ROOT, encoding: 'utf8' });
+	const result = spawnSync(process.execPath, [gulpScript(), 'build'], { cwd: ROOT, encoding: 'utf8' });
 	if (result.status !== 0) {
 		const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-30).join('\n');
 		throw new Error(`The build failed (npm run build):\n${output}`);
@@ -66,4 +72,4 @@ function ensureBuilt(io) {
 	return `built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`;
 }
 
-module.exports = { ensureBuilt, staleReason, ROOT };
+module.exports = { ensureBuilt, staleReason, gulpScript, ROOT };

@@ -97,3 +97,12 @@ describe('npm run demo', () => {
 		expect(emu.uploads).toHaveLength(0);
 	});
 });
+
+describe('the demo build step', () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { gulpScript } = require('./build');
+
+	it('finds the gulp that `npm run build` runs', () => {
+		expect(readFileSync(gulpScript(), 'utf8')).toContain('gulp');
+	});
+});
