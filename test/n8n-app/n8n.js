@@ -1,0 +1,197 @@
+// @ts-check
+'use strict';
+
+/**
+ * Runs the cached n8n (see install.js): CLI commands and the server, with an environment that keeps
+ * it local (127.0.0.1, no telemetry, no version or template calls) and a fixed encryption key, so
+ * credentials imported with `n8n import:credentials` can be read by the server later.
+ */
+
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const paths = require('./paths');
+
+/** Encrypts the credentials of the local demo user folders only; never use it for real data. */
+const LOCAL_ENCRYPTION_KEY = 'eventpics-local-n8n-demo-key';
+
+/** The credential the examples reference (id and name), pointing at the emulator. */
+const EMULATOR_CREDENTIAL = { id: 'eventpicsEmulator1', name: 'EventPics (local emulator)' };
+
+/**
+ * @param {string} userFolder
+ * @param {Record<string, string>} [extra]
+ * @returns {NodeJS.ProcessEnv}
+ */
+function n8nEnv(userFolder, extra = {}) {
+	/** @type {NodeJS.ProcessEnv} */
+	const env = {};
+	for (const [k, v] of Object.entries(process.env)) if (!/^(npm_|N8N_|NODE_OPTIONS$)/i.test(k)) env[k] = v;
+	return {
+		...env,
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: LOCAL_ENCRYPTION_KEY,
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_SECURE_COOKIE: 'false',
+		EXTERNAL_FRONTEND_HOOKS_URLS: '',
+		...extra,
+	};
+}
+
+/**
+ * Runs `n8n <args>`; resolves with its output whatever the exit code.
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
+ */
+function runCli(args, env) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(paths.nodeBin, [paths.n8nBin, ...args], { env, cwd: env.N8N_USER_FOLDER, stdio: ['ignore', 'pipe', 'pipe'] });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk) => (stdout += chunk));
+		child.stderr.on('data', (chunk) => (stderr += chunk));
+		child.on('error', reject);
+		child.on('close', (code) => resolve({ code, stdout, stderr }));
+	});
+}
+
+/**
+ * Runs `n8n <args>` and fails with its output when it exits non-zero.
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
+ */
+async function mustRun(args, env) {
+	const result = await runCli(args, env);
+	if (result.code !== 0) {
+		throw new Error(`n8n ${args.join(' ')} exited with ${result.code}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+	}
+	return result;
+}
+
+/**
+ * The execution JSON that `n8n execute --rawOutput` prints after its log lines.
+ * @param {string} stdout
+ * @returns {any}
+ */
+function parseExecution(stdout) {
+	const start = stdout.search(/^\{/m);
+	if (start < 0) throw new Error(`n8n execute printed no execution data:\n${stdout.slice(-2000)}`);
+	return JSON.parse(stdout.slice(start));
+}
+
+/**
+ * Writes the emulator credential for `n8n import:credentials` (n8n encrypts it on import).
+ * @param {string} file
+ * @param {{ apiKey: string, baseUrl: string }} data
+ */
+function writeCredentialFile(file, data) {
+	fs.writeFileSync(file, JSON.stringify([{ ...EMULATOR_CREDENTIAL, type: 'eventPicsApi', data }], null, 2));
+}
+
+/** @param {number} port */
+function portIsFree(port) {
+	return new Promise((resolve) => {
+		const server = net.createServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
+/** @returns {Promise<number>} a free port on 127.0.0.1 */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/**
+ * @typedef {object} N8nServer
+ * @property {string} url e.g. http://127.0.0.1:5678
+ * @property {import('node:child_process').ChildProcess} child
+ * @property {() => string} log everything it printed so far
+ * @property {() => Promise<void>} stop SIGTERM, then SIGKILL after 20 s
+ */
+
+/**
+ * Starts `n8n start` on `port` (and its task broker on `brokerPort`) and waits until it answers.
+ * @param {{ env: NodeJS.ProcessEnv, port: number, brokerPort: number, logFile?: string, echo?: boolean, timeoutMs?: number }} options
+ * @returns {Promise<N8nServer>}
+ */
+async function startServer(options) {
+	/** @type {NodeJS.ProcessEnv} */
+	const env = { ...options.env, N8N_PORT: String(options.port), N8N_RUNNERS_BROKER_PORT: String(options.brokerPort) };
+	const child = spawn(paths.nodeBin, [paths.n8nBin, 'start'], { env, cwd: env.N8N_USER_FOLDER, stdio: ['ignore', 'pipe', 'pipe'] });
+	let output = '';
+	const take = (/** @type {Buffer} */ chunk) => {
+		output += chunk;
+		if (options.logFile) fs.appendFileSync(options.logFile, chunk);
+		if (options.echo) process.stdout.write(chunk);
+	};
+	child.stdout?.on('data', take);
+	child.stderr?.on('data', take);
+	const url = `http://127.0.0.1:${options.port}`;
+	let exited = false;
+	child.on('exit', () => (exited = true));
+	const stop = () =>
+		new Promise((resolve) => {
+			if (exited) return resolve(undefined);
+			const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+			child.once('exit', () => {
+				clearTimeout(timer);
+				resolve(undefined);
+			});
+			child.kill('SIGTERM');
+		}).then(() => undefined);
+	const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+	while (Date.now() < deadline) {
+		if (exited) throw new Error(`n8n start exited early:\n${output.slice(-3000)}`);
+		try {
+			const response = await fetch(`${url}/healthz/readiness`);
+			if (response.ok && /Editor is now accessible/.test(output)) return { url, child, log: () => output, stop };
+		} catch {
+			// not listening yet
+		}
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	await stop();
+	throw new Error(`n8n did not answer on ${url} within ${(options.timeoutMs ?? 120_000) / 1000} s:\n${output.slice(-3000)}`);
+}
+
+/**
+ * An example workflow from test/examples/workflows, with a booth folder of our choice.
+ * @param {string} name file name without .json
+ * @param {{ boothFolder?: string }} [options]
+ * @returns {any}
+ */
+function loadExample(name, options = {}) {
+	const file = path.join(paths.REPO_ROOT, 'test', 'examples', 'workflows', `${name}.json`);
+	let text = fs.readFileSync(file, 'utf8');
+	if (options.boothFolder) text = text.split('/srv/booth/outbox').join(options.boothFolder.replace(/\\/g, '/'));
+	return JSON.parse(text);
+}
+
+module.exports = {
+	LOCAL_ENCRYPTION_KEY,
+	EMULATOR_CREDENTIAL,
+	n8nEnv,
+	runCli,
+	mustRun,
+	parseExecution,
+	writeCredentialFile,
+	portIsFree,
+	freePort,
+	startServer,
+	loadExample,
+};
