@@ -34,7 +34,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const photo = randomBytes(50_000);
 		const { items, status } = await runEventPics({
 			emu,
-			parameters: upload({ options: { takenAt: '2026-06-20T18:30:00+02:00' } }),
+			parameters: upload({ takenAtMode: 'value', takenAt: '2026-06-20T18:30:00+02:00' }),
 			inputItems: [{ json: {}, binary: { data: binaryFromBuffer(photo, { fileName: 'booth-0001.jpg', mimeType: 'image/jpeg' }) } }],
 		});
 		expect(status).toBe('success');
@@ -48,6 +48,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 			contentType: 'image/jpeg',
 			bytes: 50_000,
 			takenAt: Date.UTC(2026, 5, 20, 16, 30),
+			takenAtSource: 'value',
 			statusCode: 200,
 			attempts: 1,
 			uploadUrlRequests: 1,
@@ -145,7 +146,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 	it('reads Taken At as epoch seconds, epoch milliseconds and local ISO in the workflow zone', async () => {
 		const { items } = await runEventPics({
 			emu,
-			parameters: upload({ options: { takenAt: '={{ $json.when }}' } }),
+			parameters: upload({ takenAtMode: 'value', takenAt: '={{ $json.when }}' }),
 			inputItems: [
 				{ json: { when: 1750437000 }, binary: { data: binaryFromBuffer('a', { fileName: 'a.jpg' }) } },
 				{ json: { when: 1750437000123 }, binary: { data: binaryFromBuffer('b', { fileName: 'b.jpg' }) } },

@@ -62,8 +62,8 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 	});
 
 	it('an unreadable Taken At names the item and the accepted forms', async () => {
-		const { nodeError } = await runEventPics({ emu, parameters: upload({ options: { takenAt: 'last friday' } }), inputItems: [photo()] });
-		expect(nodeError?.message).toBe('Taken At of item 0 cannot be read: "last friday" is not a date');
+		const { nodeError } = await runEventPics({ emu, parameters: upload({ takenAtMode: 'value', takenAt: 'last friday' }), inputItems: [photo()] });
+		expect(nodeError?.message).toBe('Taken At Value of item 0 cannot be read: "last friday" is not a date');
 		expect(nodeError?.description).toContain('ISO 8601');
 	});
 
@@ -188,9 +188,9 @@ describe('Photo > Upload: retries that lose nothing', () => {
 		emu.addFault({ endpoint: 'put', kind: 'resetAfterStore', times: 1 });
 		const { items } = await runEventPics({ emu, parameters: upload(), inputItems: [photo('d.jpg', 5000)] });
 		expect(items[0].json).toMatchObject({ statusCode: 200, attempts: 2, possibleDuplicate: true });
-		expect(items[0].json.warning).toBe(
+		expect(items[0].json.warnings).toEqual([
 			'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.',
-		);
+		]);
 	});
 
 	it('gives up after Max Attempts and says which step failed, the status and what to try', async () => {

@@ -16,6 +16,8 @@ export interface FileSource {
 	mimeType?: string;
 	size: number;
 	open: () => Promise<UploadBody>;
+	/** Opens the file to read its start (EXIF, signature) without touching what `open` hands out. */
+	inspect: () => Promise<UploadBody>;
 	/** Releases what `open` did not hand out (an unread download). */
 	dispose?: () => void;
 }
@@ -32,7 +34,7 @@ export function binaryFieldNames(ctx: IExecuteFunctions, itemIndex: number, all:
 }
 
 function fromBinary(binary: ResolvedBinary): FileSource {
-	return { origin: binary.propertyName, kind: 'binary', ...binary };
+	return { origin: binary.propertyName, kind: 'binary', inspect: binary.open, ...binary };
 }
 
 export async function binarySources(
@@ -91,7 +93,17 @@ export async function urlSource(ctx: IExecuteFunctions, address: string): Promis
 			const buffer = Buffer.from(stored.data, 'base64');
 			return {
 				ok: true,
-				sources: [{ origin: url.href, kind: 'url', fileName, mimeType: download.contentType, size: buffer.length, open: async () => buffer }],
+				sources: [
+					{
+						origin: url.href,
+						kind: 'url',
+						fileName,
+						mimeType: download.contentType,
+						size: buffer.length,
+						open: async () => buffer,
+						inspect: async () => buffer,
+					},
+				],
 			};
 		}
 		const id = stored.id;
@@ -106,28 +118,30 @@ export async function urlSource(ctx: IExecuteFunctions, address: string): Promis
 					mimeType: download.contentType ?? metadata.mimeType,
 					size: metadata.fileSize,
 					open: async () => await ctx.helpers.getBinaryStream(id),
+					inspect: async () => await ctx.helpers.getBinaryStream(id),
 				},
 			],
 		};
 	}
 
-	// The first try sends the stream already open; a retry downloads the file again.
+	// The first try sends the stream already open; a retry (or a look at the start) downloads again.
 	let pending: typeof download.stream | undefined = download.stream;
 	const size = download.size;
-	const open = async (): Promise<UploadBody> => {
-		if (pending) {
-			const body = pending;
-			pending = undefined;
-			return body;
-		}
+	const downloadAgain = async (): Promise<UploadBody> => {
 		const again = await openDownload(ctx, url.href);
 		if (again.ok && again.value.size === size) return again.value.stream;
 		if (again.ok) again.value.stream.destroy();
-		throw new NodeOperationError(ctx.getNode(), `Downloading "${url.href}" again for a retry failed`, {
+		throw new NodeOperationError(ctx.getNode(), `Downloading "${url.href}" again failed`, {
 			description: again.ok
-				? `The file changed size between the tries (${size} bytes, then ${again.value.size ?? 'unknown'}).`
+				? `The file changed size between two downloads (${size} bytes, then ${again.value.size ?? 'unknown'}).`
 				: again.failure.summary,
 		});
+	};
+	const open = async (): Promise<UploadBody> => {
+		if (!pending) return await downloadAgain();
+		const body = pending;
+		pending = undefined;
+		return body;
 	};
 	const dispose = () => {
 		pending?.destroy();
@@ -135,6 +149,8 @@ export async function urlSource(ctx: IExecuteFunctions, address: string): Promis
 	};
 	return {
 		ok: true,
-		sources: [{ origin: url.href, kind: 'url', fileName, mimeType: download.contentType, size, open, dispose }],
+		sources: [
+			{ origin: url.href, kind: 'url', fileName, mimeType: download.contentType, size, open, inspect: downloadAgain, dispose },
+		],
 	};
 }

@@ -9,7 +9,6 @@ import { binaryFieldNames, binarySources, urlSource } from './fileSources';
 
 export interface UploadOptions {
 	fileName?: string;
-	takenAt?: unknown;
 	allowUnknownType?: boolean;
 	maxAttempts?: number;
 	maxTotalWaitSeconds?: number;
@@ -18,13 +17,20 @@ export interface UploadOptions {
 	dedupeKey?: string;
 }
 
+/** Where a file's Taken At comes from: its EXIF (when asked) and else the fallback. */
+export interface TakenAtPlan {
+	exif: boolean;
+	fallback: 'none' | 'now' | 'value';
+	value?: number;
+}
+
 /** What one file of one item needs to be uploaded; its source may be opened only when its turn comes. */
 export interface UploadJob {
 	itemIndex: number;
 	linkId: string;
 	eventTitle: string;
 	albumId?: string;
-	takenAt?: number;
+	takenAt: TakenAtPlan;
 	options: UploadOptions;
 	/** Several files of one item: the custom Duplicate Key is told apart by the field name. */
 	sharesItem: boolean;
@@ -49,6 +55,23 @@ function sourceError(ctx: IExecuteFunctions, itemIndex: number, lookup: Extract<
 	);
 }
 
+function planTakenAt(ctx: IExecuteFunctions, itemIndex: number): TakenAtPlan {
+	const mode = ctx.getNodeParameter('takenAtMode', itemIndex, 'exif') as string;
+	const exif = mode === 'exif';
+	const fallback = (exif ? ctx.getNodeParameter('takenAtFallback', itemIndex, 'none') : mode) as TakenAtPlan['fallback'];
+	if (fallback !== 'value') return { exif, fallback: fallback === 'now' ? 'now' : 'none' };
+	const parsed = parseTakenAt(ctx.getNodeParameter('takenAt', itemIndex, ''), ctx.getTimezone());
+	if (!parsed.ok) {
+		throw fail(
+			ctx,
+			itemIndex,
+			`Taken At Value of item ${itemIndex} cannot be read: ${parsed.reason}`,
+			'Use an ISO 8601 date such as 2026-06-20T18:30:00+02:00, epoch milliseconds or seconds, or an n8n date such as {{ $now }}.',
+		);
+	}
+	return { exif, fallback: 'value', value: parsed.value };
+}
+
 /**
  * Reads an item's parameters and checks them (event, album, Taken At, binary fields) before any
  * upload starts. Throws a NodeOperationError naming the item and the field.
@@ -70,21 +93,12 @@ export async function planItem(ctx: IExecuteFunctions, session: Session, itemInd
 		);
 	}
 
-	const takenAt = parseTakenAt(options.takenAt, ctx.getTimezone());
-	if (!takenAt.ok) {
-		throw fail(
-			ctx,
-			itemIndex,
-			`Taken At of item ${itemIndex} cannot be read: ${takenAt.reason}`,
-			'Use an ISO 8601 date such as 2026-06-20T18:30:00+02:00, epoch milliseconds or seconds, or an n8n date such as {{ $now }}.',
-		);
-	}
 	const common = {
 		itemIndex,
 		linkId: event.linkId,
 		eventTitle: event.title,
 		albumId: albumId || undefined,
-		takenAt: takenAt.value,
+		takenAt: planTakenAt(ctx, itemIndex),
 		options,
 	};
 

@@ -6,6 +6,53 @@ const show = { resource: ['photo'], operation: ['upload'] };
 
 export const DEFAULT_CONCURRENCY = 4;
 
+const takenAtValue = (extra: object): INodeProperties => ({
+	displayName: 'Taken At Value',
+	name: 'takenAt',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 2026-06-20T18:30:00+02:00 or {{ $json.timestamp }}',
+	description:
+		'When the photo was taken: an ISO 8601 date (without an offset it is read in the workflow\'s time zone), epoch milliseconds or seconds, or an n8n date. Sent as Unix milliseconds; empty sends none.',
+	displayOptions: { show: { ...show, ...extra } },
+});
+
+const takenAtFields: INodeProperties[] = [
+	{
+		displayName: 'Taken At',
+		name: 'takenAtMode',
+		type: 'options',
+		options: [
+			{
+				name: 'From the Photo (EXIF)',
+				value: 'exif',
+				description: 'The capture time written by the camera (DateTimeOriginal), read from the first bytes of the file',
+			},
+			{ name: 'Custom Value', value: 'value', description: 'A date or timestamp, usually an expression' },
+			{ name: 'Upload Time', value: 'now', description: 'The moment the file is uploaded' },
+			{ name: 'Not Sent', value: 'none', description: 'Send no capture time' },
+		],
+		default: 'exif',
+		description: 'When the photo was taken, which EventPics uses to sort the album',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'When the Photo Has No Date',
+		name: 'takenAtFallback',
+		type: 'options',
+		options: [
+			{ name: 'Send No Date', value: 'none' },
+			{ name: 'Use the Upload Time', value: 'now' },
+			{ name: 'Use a Custom Value', value: 'value' },
+		],
+		default: 'none',
+		description: 'What to send for a file without a usable EXIF date (screenshots, videos, edited images)',
+		displayOptions: { show: { ...show, takenAtMode: ['exif'] } },
+	},
+	takenAtValue({ takenAtMode: ['value'] }),
+	takenAtValue({ takenAtMode: ['exif'], takenAtFallback: ['value'] }),
+];
+
 export const uploadDescription: INodeProperties[] = [
 	{ ...eventLocator, displayOptions: { show } },
 	{ ...albumLocator, displayOptions: { show } },
@@ -58,6 +105,7 @@ export const uploadDescription: INodeProperties[] = [
 		description: 'The http(s) address of the photo or video to upload',
 		displayOptions: { show: { ...show, source: ['url'] } },
 	},
+	...takenAtFields,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -125,15 +173,6 @@ export const uploadDescription: INodeProperties[] = [
 				default: false,
 				description:
 					'Whether to skip files this node already uploaded to the same event and album in earlier executions (for scheduled imports). Skipped files are reported in the output.',
-			},
-			{
-				displayName: 'Taken At',
-				name: 'takenAt',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 2026-06-20T18:30:00+02:00 or {{ $json.timestamp }}',
-				description:
-					'When the photo was taken: an ISO 8601 date (without an offset it is read in the workflow\'s time zone), epoch milliseconds or seconds, or an n8n date. Sent as Unix milliseconds.',
 			},
 		],
 	},

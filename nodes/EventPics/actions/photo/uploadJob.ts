@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { sanitizeFileName } from '../../helpers/fileName';
 import { nameAndContentType } from '../../helpers/mediaType';
+import { mimeTypeMismatch } from '../../helpers/sniff';
 import type { RetryPolicy } from '../../transport/retry';
 import { DEFAULT_RETRY_POLICY } from '../../transport/retry';
 import type { RateSignals } from '../../transport/upload';
@@ -11,6 +12,8 @@ import { failureToError } from '../errors';
 import type { Session } from '../session';
 import { contentKey, dedupeKey, forget, seenBefore } from './dedupe';
 import type { FileSource } from './fileSources';
+import type { Inspection } from './inspect';
+import { inspectFile } from './inspect';
 import type { UploadJob, UploadOptions } from './planItem';
 
 function retryPolicy(options: UploadOptions): RetryPolicy {
@@ -23,6 +26,15 @@ function retryPolicy(options: UploadOptions): RetryPolicy {
 
 function originJson(source: FileSource): IDataObject {
 	return source.kind === 'url' ? { url: source.origin } : { binaryField: source.origin };
+}
+
+/** The Taken At sent, and where it came from. */
+function chooseTakenAt(job: UploadJob, inspection: Inspection): { takenAt?: number; takenAtSource: string | null } {
+	if (inspection.takenAt !== undefined) return { takenAt: inspection.takenAt, takenAtSource: 'exif' };
+	const { fallback, value } = job.takenAt;
+	if (fallback === 'now') return { takenAt: Date.now(), takenAtSource: 'now' };
+	if (fallback === 'value' && value !== undefined) return { takenAt: value, takenAtSource: 'value' };
+	return { takenAtSource: null };
 }
 
 async function fileKey(job: UploadJob, source: FileSource): Promise<string> {
@@ -57,6 +69,18 @@ export async function runUploadJob(
 				'Give the file a name with a known extension in Options > "File Name", or turn on Options > "Send Unknown Types as Octet-Stream".',
 			);
 		}
+		const inspection = await inspectFile(
+			source,
+			{ exif: job.takenAt.exif, sniff: source.kind === 'binary' },
+			named.contentType,
+			named.fileName,
+			ctx.getTimezone(),
+		);
+		const { takenAt, takenAtSource } = chooseTakenAt(job, inspection);
+		const warnings = [
+			inspection.mismatch,
+			source.kind === 'binary' ? mimeTypeMismatch(source.mimeType, named.contentType, named.fileName) : undefined,
+		].filter((warning): warning is string => warning !== undefined);
 		const described: IDataObject = {
 			linkId: job.linkId,
 			eventTitle: job.eventTitle,
@@ -64,9 +88,11 @@ export async function runUploadJob(
 			fileName: named.fileName,
 			contentType: named.contentType,
 			bytes: source.size,
-			takenAt: job.takenAt ?? null,
+			takenAt: takenAt ?? null,
+			takenAtSource,
 			...originJson(source),
 		};
+		if (inspection.exif) described.exifTag = inspection.exif.tag;
 
 		let key: string | undefined;
 		if (options.skipDuplicates) {
@@ -89,7 +115,7 @@ export async function runUploadJob(
 				linkId: job.linkId,
 				albumId: job.albumId,
 				fileName: named.fileName,
-				takenAt: job.takenAt,
+				takenAt,
 				contentType: named.contentType,
 				size: source.size,
 				openBody: source.open,
@@ -112,9 +138,11 @@ export async function runUploadJob(
 		if (report.etag) json.etag = report.etag;
 		if (report.possibleDuplicate) {
 			json.possibleDuplicate = true;
-			json.warning =
-				'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.';
+			warnings.push(
+				'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.',
+			);
 		}
+		if (warnings.length > 0) json.warnings = warnings;
 		return json;
 	} finally {
 		source.dispose?.();
