@@ -9,7 +9,6 @@
 
 const fs = require('node:fs');
 const net = require('node:net');
-const path = require('node:path');
 const { spawn } = require('node:child_process');
 const paths = require('./paths');
 
@@ -169,19 +168,6 @@ async function startServer(options) {
 	throw new Error(`n8n did not answer on ${url} within ${(options.timeoutMs ?? 120_000) / 1000} s:\n${output.slice(-3000)}`);
 }
 
-/**
- * An example workflow from test/examples/workflows, with a booth folder of our choice.
- * @param {string} name file name without .json
- * @param {{ boothFolder?: string }} [options]
- * @returns {any}
- */
-function loadExample(name, options = {}) {
-	const file = path.join(paths.REPO_ROOT, 'test', 'examples', 'workflows', `${name}.json`);
-	let text = fs.readFileSync(file, 'utf8');
-	if (options.boothFolder) text = text.split('/srv/booth/outbox').join(options.boothFolder.replace(/\\/g, '/'));
-	return JSON.parse(text);
-}
-
 module.exports = {
 	LOCAL_ENCRYPTION_KEY,
 	EMULATOR_CREDENTIAL,
@@ -193,5 +179,5 @@ module.exports = {
 	portIsFree,
 	freePort,
 	startServer,
-	loadExample,
+	loadExample: require('../examples/examples').loadExample,
 };
