@@ -1,0 +1,223 @@
+#!/usr/bin/env node
+// @ts-check
+'use strict';
+
+/**
+ * `npm run bench` (= `npm run build && node --expose-gc test/bench/run.js`): how fast and how lean
+ * the compiled node uploads, in the real n8n engine against the emulator on 127.0.0.1. Prints one
+ * table. Informational only: it is never part of `npm test`, and a missed target does not fail it
+ * (the exit code is 1 only when a scenario could not run).
+ *
+ *   node --expose-gc test/bench/run.js [--quick] [--repeat N] [--only throughput,memory,ratelimit,http]
+ *
+ * See README.md in this folder for what each row measures and its target.
+ */
+
+// The engine harness first: it prepares n8n's environment before anything uses it.
+require('../engine');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { ROOT, formatTable, loadCompiled, mb } = require('./common');
+const { runThroughput } = require('./throughput');
+const { measureMemoryInChild } = require('./memory');
+const { runRateLimit } = require('./ratelimit');
+
+const USAGE = `Usage: node --expose-gc test/bench/run.js [--quick] [--repeat N] [--only throughput,memory,ratelimit,http]
+
+  --quick       fewer files (20 instead of 200, 10 instead of 40) and one 100 MB upload instead of 300 MB and 1 GB
+  --repeat N    run each throughput measurement N times and report the median (default 1)
+  --only LIST   run only these scenarios (comma-separated)`;
+
+const SCENARIOS = ['throughput', 'memory', 'ratelimit', 'http'];
+
+/** Targets (informational). */
+const TARGET = {
+	/** node throughput at least 0.9 x raw, i.e. node time <= raw time / 0.9 */
+	nodeOverRaw: 1 / 0.9,
+	memoryGrowthMb: 50,
+	rateOverIdeal: 1.2,
+};
+
+/**
+ * @param {string[]} argv
+ */
+function parseArgs(argv) {
+	const options = { quick: false, repeat: 1, only: SCENARIOS, help: false };
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		if (arg === '--quick') options.quick = true;
+		else if (arg === '--help' || arg === '-h') options.help = true;
+		else if (arg === '--repeat') {
+			options.repeat = Number(argv[++i]);
+			if (!Number.isInteger(options.repeat) || options.repeat < 1) throw new Error(`--repeat needs a whole number >= 1\n\n${USAGE}`);
+		} else if (arg === '--only') {
+			options.only = String(argv[++i] ?? '')
+				.split(',')
+				.map((s) => s.trim())
+				.filter(Boolean);
+			const unknown = options.only.filter((s) => !SCENARIOS.includes(s));
+			if (unknown.length > 0 || options.only.length === 0) throw new Error(`--only takes ${SCENARIOS.join(', ')}\n\n${USAGE}`);
+		} else throw new Error(`Unknown argument ${arg}\n\n${USAGE}`);
+	}
+	return options;
+}
+
+function machine() {
+	const cpus = os.cpus();
+	const model = cpus[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
+	const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+	return (
+		`Machine: node ${process.version}, ${cpus.length} CPU(s) (${model}), ${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, ` +
+		`${os.type()} ${os.release()}, load average ${load} at start`
+	);
+}
+
+/** @param {number} value @param {number} [digits] */
+const fixed = (value, digits = 2) => value.toFixed(digits);
+/** @param {boolean} ok */
+const verdict = (ok) => (ok ? 'pass' : 'FAIL');
+
+/** @param {unknown} error */
+const errorText = (error) => String(/** @type {any} */ (error)?.message ?? error).split('\n')[0];
+
+async function main() {
+	const options = parseArgs(process.argv.slice(2));
+	if (options.help) {
+		console.log(USAGE);
+		return 0;
+	}
+	const log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`);
+	const compiled = loadCompiled();
+	const started = new Date();
+	const header = [
+		`EventPics node benchmark, ${started.toISOString()}${options.quick ? ' (--quick)' : ''}`,
+		machine(),
+		`gc: ${typeof (/** @type {any} */ (globalThis).gc) === 'function' ? 'exposed' : 'not exposed (run node with --expose-gc)'}; 1 MB = 1 MiB`,
+	];
+	for (const line of header) log(line);
+
+	/** @type {Array<Array<string | number>>} */
+	const rows = [];
+	let broken = false;
+	const want = (/** @type {string} */ name) => options.only.includes(name);
+
+	if (want('throughput')) {
+		const files = options.quick ? 20 : 200;
+		log(`[1] throughput: ${files} x 1 MB, emulator latency +50 ms, concurrency 1 and default`);
+		try {
+			const measured = await runThroughput({
+				files,
+				fileMb: 1,
+				latencyMs: 50,
+				concurrencies: [1, 'default'],
+				repeat: options.repeat,
+				compiled,
+				log,
+			});
+			for (const m of measured) {
+				const seconds = m.ms / 1000;
+				const raw = measured.find((r) => r.kind === 'raw' && r.concurrency === m.concurrency);
+				const ratio = m.kind === 'node' && raw ? m.ms / raw.ms : undefined;
+				const repeats = m.allMs.length > 1 ? `median of ${m.allMs.length}: ${m.allMs.map((x) => fixed(x / 1000)).join(', ')} s` : '';
+				rows.push([
+					m.kind === 'raw' ? '1 MB files +50 ms: raw undici loop (limit)' : '1 MB files +50 ms: node in n8n engine',
+					m.concurrencyLabel,
+					m.files,
+					fixed(mb(m.bytes), 0),
+					fixed(seconds),
+					fixed(mb(m.bytes) / seconds),
+					ratio === undefined ? '(reference)' : `node/raw ${fixed(ratio)} <= ${fixed(TARGET.nodeOverRaw)}`,
+					ratio === undefined ? '' : verdict(ratio <= TARGET.nodeOverRaw),
+					[ratio === undefined ? '' : `throughput ${fixed(1 / ratio)}x raw (>= 0.90)`, repeats].filter(Boolean).join('; '),
+				]);
+			}
+		} catch (error) {
+			broken = true;
+			rows.push(['1 MB files +50 ms', '', files, '', '', '', '', 'ERROR', errorText(error)]);
+		}
+	}
+
+	if (want('memory')) {
+		const sizes = options.quick ? [100] : [300, 1024];
+		for (const size of sizes) {
+			const label = size >= 1024 ? `${size / 1024} GB` : `${size} MB`;
+			log(`[2] memory: one ${label} upload (fresh process, emulator in its own process)`);
+			try {
+				const m = await measureMemoryInChild(size, log);
+				const growth = mb(m.growthBytes);
+				const kernel = m.kernelPeakBytes === undefined ? '' : `; kernel VmHWM ${fixed(mb(m.kernelPeakBytes), 0)} MB`;
+				rows.push([
+					`memory: one ${label} file (filesystem binary store)`,
+					'4 (default)',
+					1,
+					fixed(size, 0),
+					fixed(m.ms / 1000),
+					fixed(size / (m.ms / 1000)),
+					`RSS growth ${fixed(growth, 1)} MB <= ${TARGET.memoryGrowthMb}`,
+					verdict(growth <= TARGET.memoryGrowthMb),
+					`baseline ${fixed(mb(m.baselineBytes), 0)} MB, peak ${fixed(mb(m.peakBytes), 0)} MB (${m.samples} samples/20 ms${kernel})${m.gc ? '' : '; no gc()'}`,
+				]);
+			} catch (error) {
+				broken = true;
+				rows.push([`memory: one ${label} file`, '', 1, size, '', '', '', 'ERROR', errorText(error)]);
+			}
+		}
+	}
+
+	if (want('ratelimit')) {
+		const files = options.quick ? 10 : 40;
+		log(`[3] rate limit: ${files} small files, emulator limit 5 requests/s`);
+		try {
+			const r = await runRateLimit({ files, fileKb: 20, perSecond: 5, concurrency: 'default', compiled, log });
+			const ratio = r.ms / r.idealMs;
+			rows.push([
+				`rate limit 5 req/s: ${files} x 20 KB files`,
+				'4 (default)',
+				r.files,
+				fixed(mb(r.bytes), 1),
+				fixed(r.ms / 1000),
+				fixed(mb(r.bytes) / (r.ms / 1000)),
+				`${fixed(ratio)}x ideal ${fixed(r.idealMs / 1000, 1)} s <= ${TARGET.rateOverIdeal}`,
+				verdict(ratio <= TARGET.rateOverIdeal),
+				`${r.throttled} x 429 of ${r.requests} requests (${2 * r.files + 1} needed); most attempts of a file ${r.maxAttempts}`,
+			]);
+		} catch (error) {
+			broken = true;
+			rows.push([`rate limit 5 req/s`, '', files, '', '', '', '', 'ERROR', errorText(error)]);
+		}
+	}
+
+	if (want('http')) {
+		const installed = fs.existsSync(path.join(ROOT, 'node_modules', 'n8n-nodes-base', 'package.json'));
+		rows.push([
+			'HTTP Request x2 (getuploadurl, PUT binary)',
+			'-',
+			'-',
+			'-',
+			'-',
+			'-',
+			'-',
+			'n/a',
+			installed
+				? 'n8n-nodes-base is installed, but this benchmark has no HTTP Request row yet'
+				: 'n/a (n8n-nodes-base not installed: ~825 MB, install with --ignore-scripts ~45 s)',
+		]);
+	}
+
+	const table = formatTable(
+		['scenario', 'concurrency', 'files', 'total MB', 'time s', 'MB/s', 'ratio / target', 'result', 'notes'],
+		rows,
+		[2, 3, 4, 5],
+	);
+	console.log([...header, '', table, '', 'Targets are informational; "result" never fails npm test.'].join('\n'));
+	return broken ? 1 : 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error) => {
+		console.error(error?.stack ?? error);
+		process.exit(1);
+	},
+);
