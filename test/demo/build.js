@@ -47,7 +47,9 @@ function gulpScript() {
 
 /** @returns {string | undefined} why a build is needed, or undefined when dist/ is fresh */
 function staleReason() {
-	const builtAt = Math.min(...COMPILED.map((file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0)));
+	const builtAt = Math.min(
+		...COMPILED.map((file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0)),
+	);
 	if (builtAt === 0) return 'dist/ has no build yet';
 	const sources = ['nodes', 'credentials', 'package.json', 'tsconfig.json', 'gulpfile.js'];
 	const changed = sources.filter((source) => newest(path.join(ROOT, source)) > builtAt);
@@ -64,9 +66,16 @@ function ensureBuilt(io) {
 	if (!reason) return 'dist/ is up to date';
 	io.log(`Building (${reason}): npm run build`);
 	const started = Date.now();
-	const result = spawnSync(process.execPath, [gulpScript(), 'build'], { cwd: ROOT, encoding: 'utf8' });
+	const result = spawnSync(process.execPath, [gulpScript(), 'build'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	});
 	if (result.status !== 0) {
-		const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-30).join('\n');
+		const output = `${result.stdout ?? ''}${result.stderr ?? ''}`
+			.trim()
+			.split('\n')
+			.slice(-30)
+			.join('\n');
 		throw new Error(`The build failed (npm run build):\n${output}`);
 	}
 	return `built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`;

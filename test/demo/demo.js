@@ -121,8 +121,13 @@ function listPhotos(folder) {
  */
 function loadCompiled() {
 	const { EventPics } = require(path.join(ROOT, 'dist', 'nodes', 'EventPics', 'EventPics.node.js'));
-	const { EventPicsApi } = require(path.join(ROOT, 'dist', 'credentials', 'EventPicsApi.credentials.js'));
-	return { nodeTypes: { [NODE_TYPE]: new EventPics() }, credentialTypes: { eventPicsApi: new EventPicsApi() } };
+	const { EventPicsApi } = require(
+		path.join(ROOT, 'dist', 'credentials', 'EventPicsApi.credentials.js'),
+	);
+	return {
+		nodeTypes: { [NODE_TYPE]: new EventPics() },
+		credentialTypes: { eventPicsApi: new EventPicsApi() },
+	};
 }
 
 /** @param {any} error */
@@ -156,7 +161,9 @@ async function runDemo(options = {}) {
 		emulator = await startEmulator(options.keep ? await preferredPorts() : {});
 	}
 	const apiKey = real ? String(options.apiKey) : /** @type {any} */ (emulator).apiKey;
-	const baseUrl = real ? (options.baseUrl || PRODUCTION_BASE_URL).replace(/\/+$/, '') : /** @type {any} */ (emulator).baseUrl;
+	const baseUrl = real
+		? (options.baseUrl || PRODUCTION_BASE_URL).replace(/\/+$/, '')
+		: /** @type {any} */ (emulator).baseUrl;
 	io.log(
 		real
 			? `[2/5] Using the real EventPics at ${baseUrl} (EVENTPICS_API_KEY is set)`
@@ -168,7 +175,11 @@ async function runDemo(options = {}) {
 		const listed = await engine.runWorkflow({
 			nodes: [
 				{ name: 'Start', type: engine.START_NODE_TYPE },
-				{ name: 'List events', type: NODE_TYPE, parameters: { resource: 'event', operation: 'getAll', returnAll: true } },
+				{
+					name: 'List events',
+					type: NODE_TYPE,
+					parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+				},
 			],
 			connections: { Start: { main: [[{ node: 'List events', type: 'main', index: 0 }]] } },
 			nodeTypes,
@@ -186,10 +197,12 @@ async function runDemo(options = {}) {
 
 		const event = options.event
 			? events.find((e) => e.linkId === options.event)
-			: events.find((e) => e.albums.length > 0) ?? events[0];
+			: (events.find((e) => e.albums.length > 0) ?? events[0]);
 		if (!event) {
 			throw new Error(
-				options.event ? `The key has no event "${options.event}"` : 'The key has no events: create one in the EventPics app first',
+				options.event
+					? `The key has no event "${options.event}"`
+					: 'The key has no events: create one in the EventPics app first',
 			);
 		}
 		const album =
@@ -197,8 +210,9 @@ async function runDemo(options = {}) {
 				? null
 				: options.album
 					? event.albums.find((a) => a.id === options.album)
-					: event.albums[0] ?? null;
-		if (album === undefined) throw new Error(`The event "${event.linkId}" has no album "${options.album}"`);
+					: (event.albums[0] ?? null);
+		if (album === undefined)
+			throw new Error(`The event "${event.linkId}" has no album "${options.album}"`);
 
 		const files = listPhotos(options.files ? path.resolve(options.files) : SAMPLES);
 		io.log(
@@ -222,7 +236,10 @@ async function runDemo(options = {}) {
 				},
 			],
 			connections: { Start: { main: [[{ node: 'Upload to EventPics', type: 'main', index: 0 }]] } },
-			inputItems: files.map((file) => ({ json: { file: path.basename(file) }, binary: { data: engine.binaryFromFile(file) } })),
+			inputItems: files.map((file) => ({
+				json: { file: path.basename(file) },
+				binary: { data: engine.binaryFromFile(file) },
+			})),
 			nodeTypes,
 			credentialTypes,
 			credentials,
@@ -251,7 +268,10 @@ async function runDemo(options = {}) {
 				type: json.contentType,
 				bytes: json.bytes,
 				attempts: json.attempts,
-				takenAt: typeof json.takenAt === 'number' ? new Date(json.takenAt).toISOString().replace('.000Z', 'Z') : 'not sent',
+				takenAt:
+					typeof json.takenAt === 'number'
+						? new Date(json.takenAt).toISOString().replace('.000Z', 'Z')
+						: 'not sent',
 				result: json.skipped ? 'skipped' : 'uploaded',
 			};
 		});
@@ -260,12 +280,22 @@ async function runDemo(options = {}) {
 		io.log(
 			formatTable(
 				['file', 'album', 'type', 'size', 'attempts', 'taken at', 'result'],
-				rows.map((r) => [r.file, r.album, r.type, humanSize(r.bytes), r.attempts, r.takenAt, r.result]),
+				rows.map((r) => [
+					r.file,
+					r.album,
+					r.type,
+					humanSize(r.bytes),
+					r.attempts,
+					r.takenAt,
+					r.result,
+				]),
 				{ right: [3, 4] },
 			),
 		);
 		io.log('');
-		io.log(`[5/5] ${rows.length - failed} of ${files.length} uploaded in ${seconds} s (whole demo ${((Date.now() - started) / 1000).toFixed(1)} s).`);
+		io.log(
+			`[5/5] ${rows.length - failed} of ${files.length} uploaded in ${seconds} s (whole demo ${((Date.now() - started) / 1000).toFixed(1)} s).`,
+		);
 
 		let pageUrl;
 		if (emulator) {
@@ -280,7 +310,16 @@ async function runDemo(options = {}) {
 		} else {
 			io.log(`      Open "${event.title}" in the EventPics app to see them.`);
 		}
-		return { baseUrl, event, album, rows, files, failed, pageUrl, emulator: options.keep ? emulator : undefined };
+		return {
+			baseUrl,
+			event,
+			album,
+			rows,
+			files,
+			failed,
+			pageUrl,
+			emulator: options.keep ? emulator : undefined,
+		};
 	} finally {
 		if (ownEmulator && !options.keep && emulator) await emulator.close();
 	}
@@ -298,7 +337,9 @@ function verifyStored(emulator, files, linkId, albumId) {
 	const problems = [];
 	for (const file of files) {
 		const sha256 = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-		const stored = emulator.uploads.find((u) => u.sha256 === sha256 && u.linkId === linkId && u.albumId === albumId);
+		const stored = emulator.uploads.find(
+			(u) => u.sha256 === sha256 && u.linkId === linkId && u.albumId === albumId,
+		);
 		if (!stored) problems.push(path.basename(file));
 	}
 	return problems.length === 0
@@ -329,7 +370,9 @@ async function main() {
 	options.apiKey = process.env.EVENTPICS_API_KEY || undefined;
 	options.baseUrl = process.env.EVENTPICS_BASE_URL || undefined;
 	if (options.baseUrl && !options.apiKey) {
-		throw new Error('EVENTPICS_BASE_URL is set but EVENTPICS_API_KEY is not: set both to use the real service, or neither for the emulator');
+		throw new Error(
+			'EVENTPICS_BASE_URL is set but EVENTPICS_API_KEY is not: set both to use the real service, or neither for the emulator',
+		);
 	}
 	const result = await runDemo(options);
 	if (result.emulator) {

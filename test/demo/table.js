@@ -12,7 +12,9 @@
 function formatTable(headers, rows, options = {}) {
 	const right = new Set(options.right ?? []);
 	const cells = rows.map((row) => row.map((cell) => String(cell)));
-	const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((row) => (row[i] ?? '').length)));
+	const widths = headers.map((header, i) =>
+		Math.max(header.length, ...cells.map((row) => (row[i] ?? '').length)),
+	);
 	/** @param {string[]} row */
 	const line = (row) =>
 		row

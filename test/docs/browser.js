@@ -20,7 +20,10 @@ const CHROMIUM_ARGS = [
 /** @returns {Promise<import('playwright-core').Browser>} */
 async function launchBrowser() {
 	const { chromium } = require('playwright-core');
-	return await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+	return await chromium.launch({
+		executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+		args: CHROMIUM_ARGS,
+	});
 }
 
 module.exports = { launchBrowser, CHROMIUM_ARGS };

@@ -15,7 +15,11 @@ function labels(properties: INodeProperties[]): string[] {
 		out.push(property.displayName);
 		for (const option of property.options ?? []) {
 			if ('displayName' in option) out.push(...labels([option as INodeProperties]));
-			else if ('name' in option && property.type === 'options' && !['resource', 'operation'].includes(property.name)) {
+			else if (
+				'name' in option &&
+				property.type === 'options' &&
+				!['resource', 'operation'].includes(property.name)
+			) {
 				out.push(String(option.name));
 			}
 		}
@@ -30,23 +34,30 @@ describe('README.md', () => {
 	});
 
 	it('names every field, option and choice of the node, so the reference cannot fall behind', () => {
-		const missing = labels(nodeTypes[NODE_TYPE].description.properties).filter((label) => !readme.includes(label));
+		const missing = labels(nodeTypes[NODE_TYPE].description.properties).filter(
+			(label) => !readme.includes(label),
+		);
 		expect(missing).toEqual([]);
 	});
 
 	it('names every operation of every resource', () => {
-		const operations = nodeTypes[NODE_TYPE].description.properties.filter((property) => property.name === 'operation');
+		const operations = nodeTypes[NODE_TYPE].description.properties.filter(
+			(property) => property.name === 'operation',
+		);
 		for (const field of operations) {
 			const resource = String(field.displayOptions?.show?.resource?.[0]);
 			for (const option of field.options as Array<{ name: string }>) {
-				expect(readme).toMatch(new RegExp(`\\| ${resource[0].toUpperCase()}${resource.slice(1)} \\| ${option.name} \\|`));
+				expect(readme).toMatch(
+					new RegExp(`\\| ${resource[0].toUpperCase()}${resource.slice(1)} \\| ${option.name} \\|`),
+				);
 			}
 		}
 	});
 
 	it('explains every credential field, under the heading the credential links to', () => {
 		expect(readme).toContain('\n## Credentials\n');
-		for (const property of credentialTypes.eventPicsApi.properties) expect(readme).toContain(`| ${property.displayName} |`);
+		for (const property of credentialTypes.eventPicsApi.properties)
+			expect(readme).toContain(`| ${property.displayName} |`);
 	});
 
 	it('links only to files that exist', () => {

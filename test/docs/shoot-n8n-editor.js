@@ -22,7 +22,12 @@ const { installIntoUserFolder } = require('../n8n-app/community-install');
 const n8n = require('../n8n-app/n8n');
 const { launchBrowser } = require('./browser');
 
-const OWNER = { email: 'owner@example.com', firstName: 'Local', lastName: 'Owner', password: 'Screenshot-only-1' };
+const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Local',
+	lastName: 'Owner',
+	password: 'Screenshot-only-1',
+};
 
 /**
  * Creates the owner account and returns the session cookie.
@@ -67,10 +72,18 @@ async function main() {
 			fs.writeFileSync(file, JSON.stringify(loadExample(name, { boothFolder: booth })));
 			await n8n.mustRun(['import:workflow', `--input=${file}`], env);
 		}
-		server = await n8n.startServer({ env, port: await n8n.freePort(), brokerPort: await n8n.freePort(), logFile });
+		server = await n8n.startServer({
+			env,
+			port: await n8n.freePort(),
+			brokerPort: await n8n.freePort(),
+			logFile,
+		});
 		const cookie = await ownerSession(server.url);
 
-		const context = await browser.newContext({ viewport: { width: 1360, height: 820 }, deviceScaleFactor: 1 });
+		const context = await browser.newContext({
+			viewport: { width: 1360, height: 820 },
+			deviceScaleFactor: 1,
+		});
 		await context.addCookies([{ name: 'n8n-auth', value: cookie, url: server.url }]);
 		const page = await context.newPage();
 		for (const name of ['photo-booth-folder', 'ai-agent-tools']) {
@@ -89,13 +102,16 @@ async function main() {
 
 		const { id: boothId } = loadExample('photo-booth-folder');
 		await page.goto(`${server.url}/workflow/${boothId}`, { waitUntil: 'networkidle' });
-		const upload = page.locator('[data-test-id="canvas-node"]', { hasText: 'Upload to EventPics' }).first();
+		const upload = page
+			.locator('[data-test-id="canvas-node"]', { hasText: 'Upload to EventPics' })
+			.first();
 		await upload.waitFor({ timeout: 60_000 });
 		// run it as a user does: "Execute workflow" reads the sample photos and uploads them to the emulator
 		await page.locator('[data-test-id="execute-workflow-button"]').first().click();
 		const deadline = Date.now() + 60_000;
 		while (emulator.uploads.length < 5 && Date.now() < deadline) await page.waitForTimeout(250);
-		if (emulator.uploads.length < 5) throw new Error(`the editor run uploaded ${emulator.uploads.length} of 5 photos`);
+		if (emulator.uploads.length < 5)
+			throw new Error(`the editor run uploaded ${emulator.uploads.length} of 5 photos`);
 		await page.waitForTimeout(1500);
 		await upload.dblclick();
 		// the event and album show their names, which the node's list search fetched from the emulator

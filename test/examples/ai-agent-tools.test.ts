@@ -14,7 +14,9 @@ import { example, nodeNamed } from './run-example';
 const engine = require('../engine');
 // n8n-core's own code that turns a node into the tool an AI Agent calls (schema from $fromAI()).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createNodeAsTool } = require('n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool');
+const {
+	createNodeAsTool,
+} = require('n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool');
 
 const PHOTO = join(__dirname, '..', 'demo', 'samples', 'booth-0001.jpg');
 const TOOL_TYPE = 'n8n-nodes-eventpics.eventPicsTool';
@@ -36,7 +38,9 @@ describe('example: AI agent with EventPics tools', () => {
 		files = createServer((req, res) => {
 			if (req.url !== '/cake.jpg') return void res.writeHead(404).end();
 			const bytes = readFileSync(PHOTO);
-			res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': bytes.length }).end(bytes);
+			res
+				.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': bytes.length })
+				.end(bytes);
 		});
 		await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
 		filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
@@ -71,17 +75,25 @@ describe('example: AI agent with EventPics tools', () => {
 					credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } },
 				});
 				if (run.error) throw new Error(run.error.message);
-				return JSON.stringify(run.outputs[node.name].map((item: { json: IDataObject }) => item.json));
+				return JSON.stringify(
+					run.outputs[node.name].map((item: { json: IDataObject }) => item.json),
+				);
 			},
 		}).response;
 	}
 
 	it('connects a chat trigger, a chat model and both EventPics tools to the agent', () => {
-		expect(workflow.connections.Chat.main).toEqual([[{ node: 'AI Agent', type: 'main', index: 0 }]]);
-		expect(workflow.connections['OpenAI Chat Model'].ai_languageModel).toEqual([[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]]);
+		expect(workflow.connections.Chat.main).toEqual([
+			[{ node: 'AI Agent', type: 'main', index: 0 }],
+		]);
+		expect(workflow.connections['OpenAI Chat Model'].ai_languageModel).toEqual([
+			[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }],
+		]);
 		for (const name of ['List EventPics events', 'Upload photo from URL']) {
 			expect(nodeNamed(workflow, name).type).toBe(TOOL_TYPE);
-			expect(workflow.connections[name].ai_tool).toEqual([[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]]);
+			expect(workflow.connections[name].ai_tool).toEqual([
+				[{ node: 'AI Agent', type: 'ai_tool', index: 0 }],
+			]);
 		}
 	});
 
@@ -93,7 +105,11 @@ describe('example: AI agent with EventPics tools', () => {
 
 		const answer = JSON.parse(await tool.invoke({}));
 
-		expect(answer.map((event: IDataObject) => event.linkId)).toEqual(['wedding-anna-ben', 'summer-party-2026', 'office-opening']);
+		expect(answer.map((event: IDataObject) => event.linkId)).toEqual([
+			'wedding-anna-ben',
+			'summer-party-2026',
+			'office-opening',
+		]);
 		expect(answer[1].albums).toEqual([
 			{ id: 'sp-booth', title: 'Booth' },
 			{ id: 'sp-dance', title: 'Dance floor' },
@@ -104,10 +120,22 @@ describe('example: AI agent with EventPics tools', () => {
 		const tool = agentTool(nodeNamed(workflow, 'Upload photo from URL'));
 		expect(Object.keys(tool.schema.shape).sort()).toEqual(['albumId', 'fileUrl', 'linkId']);
 
-		const answer = JSON.parse(await tool.invoke({ linkId: 'wedding-anna-ben', albumId: 'ceremony', fileUrl: `${filesUrl}/cake.jpg` }));
+		const answer = JSON.parse(
+			await tool.invoke({
+				linkId: 'wedding-anna-ben',
+				albumId: 'ceremony',
+				fileUrl: `${filesUrl}/cake.jpg`,
+			}),
+		);
 
 		expect(answer).toEqual([
-			expect.objectContaining({ linkId: 'wedding-anna-ben', albumId: 'ceremony', fileName: 'cake.jpg', url: `${filesUrl}/cake.jpg`, statusCode: 200 }),
+			expect.objectContaining({
+				linkId: 'wedding-anna-ben',
+				albumId: 'ceremony',
+				fileName: 'cake.jpg',
+				url: `${filesUrl}/cake.jpg`,
+				statusCode: 200,
+			}),
 		]);
 		expect(emu.uploads).toEqual([
 			expect.objectContaining({
@@ -123,16 +151,18 @@ describe('example: AI agent with EventPics tools', () => {
 	it('refuses a call without the address before anything is sent, as the agent would see it', async () => {
 		const tool = agentTool(nodeNamed(workflow, 'Upload photo from URL'));
 
-		await expect(tool.invoke({ linkId: 'wedding-anna-ben', albumId: 'ceremony' })).rejects.toThrow(/fileUrl/);
+		await expect(tool.invoke({ linkId: 'wedding-anna-ben', albumId: 'ceremony' })).rejects.toThrow(
+			/fileUrl/,
+		);
 		expect(emu.requests).toHaveLength(0);
 	});
 
 	it('tells the agent which event is unknown, so it can pick another', async () => {
 		const tool = agentTool(nodeNamed(workflow, 'Upload photo from URL'));
 
-		await expect(tool.invoke({ linkId: 'birthday', albumId: '', fileUrl: `${filesUrl}/cake.jpg` })).rejects.toThrow(
-			'The event "birthday" is not one of this API key\'s events',
-		);
+		await expect(
+			tool.invoke({ linkId: 'birthday', albumId: '', fileUrl: `${filesUrl}/cake.jpg` }),
+		).rejects.toThrow('The event "birthday" is not one of this API key\'s events');
 		expect(emu.uploads).toHaveLength(0);
 	});
 });

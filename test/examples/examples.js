@@ -20,22 +20,26 @@ const EXAMPLES = [
 	{
 		name: 'photo-booth-folder',
 		title: 'Photo booth folder to album',
-		summary: 'Every minute, upload the photos the booth software saved into a folder; files uploaded before are skipped.',
+		summary:
+			'Every minute, upload the photos the booth software saved into a folder; files uploaded before are skipped.',
 	},
 	{
 		name: 'google-drive-import',
 		title: 'Scheduled import from Google Drive',
-		summary: 'Every 15 minutes, copy new photos and videos of a Drive folder into an album, skipping the ones already uploaded.',
+		summary:
+			'Every 15 minutes, copy new photos and videos of a Drive folder into an album, skipping the ones already uploaded.',
 	},
 	{
 		name: 'form-to-album',
 		title: 'Guest form to album',
-		summary: 'A public n8n form where guests pick photos and videos that go straight into the album.',
+		summary:
+			'A public n8n form where guests pick photos and videos that go straight into the album.',
 	},
 	{
 		name: 'ai-agent-tools',
 		title: 'AI agent with EventPics tools',
-		summary: 'A chat agent that lists your events and albums and uploads a photo from a link into the album you name.',
+		summary:
+			'A chat agent that lists your events and albums and uploads a photo from a link into the album you name.',
 	},
 ];
 
@@ -45,9 +49,11 @@ const EXAMPLES = [
  * @returns {any} the workflow JSON
  */
 function loadExample(name, options = {}) {
-	if (!EXAMPLES.some((example) => example.name === name)) throw new Error(`No example workflow "${name}"`);
+	if (!EXAMPLES.some((example) => example.name === name))
+		throw new Error(`No example workflow "${name}"`);
 	let text = fs.readFileSync(path.join(FOLDER, `${name}.json`), 'utf8');
-	if (options.boothFolder) text = text.split(BOOTH_FOLDER_PLACEHOLDER).join(options.boothFolder.replace(/\\/g, '/'));
+	if (options.boothFolder)
+		text = text.split(BOOTH_FOLDER_PLACEHOLDER).join(options.boothFolder.replace(/\\/g, '/'));
 	return JSON.parse(text);
 }
 

@@ -55,7 +55,11 @@ describe('example: scheduled import from Google Drive', () => {
 	});
 
 	const run = async (files: DriveFile[]) =>
-		await runExample(workflow, { emu, startNode: 'Every 15 minutes', pinData: await drivePins(files) });
+		await runExample(workflow, {
+			emu,
+			startNode: 'Every 15 minutes',
+			pinData: await drivePins(files),
+		});
 
 	it('lists only images and videos of one folder, downloads each by id, and skips by Drive file id', () => {
 		expect(nodeNamed(workflow, 'List photos in folder').parameters).toMatchObject({
@@ -74,7 +78,9 @@ describe('example: scheduled import from Google Drive', () => {
 			skipDuplicates: true,
 			dedupeKey: '={{ $json.id }}',
 		});
-		expect(String(nodeNamed(workflow, 'Skip already uploaded').parameters.content)).toContain('Skip already uploaded');
+		expect(String(nodeNamed(workflow, 'Skip already uploaded').parameters.content)).toContain(
+			'Skip already uploaded',
+		);
 	});
 
 	it('uploads every photo of the folder under its Drive name, byte for byte', async () => {
@@ -83,13 +89,22 @@ describe('example: scheduled import from Google Drive', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.outputs['Upload to EventPics'].map((item) => item.json)).toEqual(
 			FOLDER.map((file) =>
-				expect.objectContaining({ fileName: file.name, linkId: 'wedding-anna-ben', albumId: 'booth', dedupeKey: `wedding-anna-ben/booth/key:${file.id}` }),
+				expect.objectContaining({
+					fileName: file.name,
+					linkId: 'wedding-anna-ben',
+					albumId: 'booth',
+					dedupeKey: `wedding-anna-ben/booth/key:${file.id}`,
+				}),
 			),
 		);
 		expect(emu.uploads).toHaveLength(FOLDER.length);
 		for (const file of FOLDER) {
 			expect(emu.uploads).toContainEqual(
-				expect.objectContaining({ fileName: file.name, contentType: file.mimeType, sha256: sha256(join(SAMPLES, file.sample)) }),
+				expect.objectContaining({
+					fileName: file.name,
+					contentType: file.mimeType,
+					sha256: sha256(join(SAMPLES, file.sample)),
+				}),
 			);
 		}
 	});
@@ -100,12 +115,21 @@ describe('example: scheduled import from Google Drive', () => {
 
 		const next = await run(FOLDER);
 
-		expect(next.outputs['Upload to EventPics'].map((item) => [item.json.fileName, item.json.skipped === true])).toEqual([
+		expect(
+			next.outputs['Upload to EventPics'].map((item) => [
+				item.json.fileName,
+				item.json.skipped === true,
+			]),
+		).toEqual([
 			['booth-0001.jpg', true],
 			['confetti.png', true],
 			['IMG_2044.HEIC', false],
 		]);
-		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual(['IMG_2044.HEIC', 'booth-0001.jpg', 'confetti.png']);
+		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual([
+			'IMG_2044.HEIC',
+			'booth-0001.jpg',
+			'confetti.png',
+		]);
 	});
 
 	it('uploads a file again when its upload failed the time before', async () => {
@@ -118,7 +142,10 @@ describe('example: scheduled import from Google Drive', () => {
 
 		const retried = await run(FOLDER.slice(0, 1));
 
-		expect(retried.outputs['Upload to EventPics'][0].json).toMatchObject({ fileName: 'booth-0001.jpg', statusCode: 200 });
+		expect(retried.outputs['Upload to EventPics'][0].json).toMatchObject({
+			fileName: 'booth-0001.jpg',
+			statusCode: 200,
+		});
 		expect(emu.uploads.map((u) => u.fileName)).toEqual(['booth-0001.jpg']);
 	});
 });

@@ -4,12 +4,23 @@ import { basename, extname, join } from 'node:path';
 
 import type { Emulator } from '../node/fixture';
 import { startEmulator } from '../node/fixture';
-import { clearDedupStore, example, nodeNamed, runExample, STAND_IN_MESSAGE, storedFile } from './run-example';
+import {
+	clearDedupStore,
+	example,
+	nodeNamed,
+	runExample,
+	STAND_IN_MESSAGE,
+	storedFile,
+} from './run-example';
 
 const SAMPLES = join(__dirname, '..', 'demo', 'samples');
-const PHOTOS = ['booth-0001.jpg', 'booth-0002.jpg', 'booth-0003.jpg', 'confetti.png', 'first-dance.heic'].map((name) =>
-	join(SAMPLES, name),
-);
+const PHOTOS = [
+	'booth-0001.jpg',
+	'booth-0002.jpg',
+	'booth-0003.jpg',
+	'confetti.png',
+	'first-dance.heic',
+].map((name) => join(SAMPLES, name));
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 /** What Read/Write Files from Disk (read) outputs per file: the file stored, its facts in json. */
@@ -55,12 +66,22 @@ describe('example: photo booth folder to album', () => {
 		expect(read).toMatchObject({
 			type: 'n8n-nodes-base.readWriteFile',
 			onError: 'continueErrorOutput',
-			parameters: { operation: 'read', fileSelector: '/srv/booth/outbox/*.{jpg,jpeg,png,heic,JPG,JPEG,PNG,HEIC}' },
+			parameters: {
+				operation: 'read',
+				fileSelector: '/srv/booth/outbox/*.{jpg,jpeg,png,heic,JPG,JPEG,PNG,HEIC}',
+			},
 		});
-		expect(workflow.connections['Every minute'].main).toEqual([[{ node: 'Read booth photos', type: 'main', index: 0 }]]);
-		expect(workflow.connections['Run now'].main).toEqual([[{ node: 'Read booth photos', type: 'main', index: 0 }]]);
+		expect(workflow.connections['Every minute'].main).toEqual([
+			[{ node: 'Read booth photos', type: 'main', index: 0 }],
+		]);
+		expect(workflow.connections['Run now'].main).toEqual([
+			[{ node: 'Read booth photos', type: 'main', index: 0 }],
+		]);
 		// found files leave by the first output; "No file(s) found" by the second, which goes nowhere
-		expect(workflow.connections['Read booth photos'].main).toEqual([[{ node: 'Upload to EventPics', type: 'main', index: 0 }], []]);
+		expect(workflow.connections['Read booth photos'].main).toEqual([
+			[{ node: 'Upload to EventPics', type: 'main', index: 0 }],
+			[],
+		]);
 		expect(nodeNamed(workflow, 'Upload to EventPics').parameters).toMatchObject({
 			resource: 'photo',
 			operation: 'upload',
@@ -83,11 +104,19 @@ describe('example: photo booth folder to album', () => {
 			contentType: 'image/heic',
 			bytes: readFileSync(PHOTOS[4]).length,
 			statusCode: 200,
+			takenAt: Date.parse('2026-06-20T22:10:30+02:00'),
+			takenAtSource: 'exif',
 		});
+		expect(output[2]).toMatchObject({ fileName: 'booth-0003.jpg', takenAt: null, takenAtSource: null });
 		expect(emu.uploads).toHaveLength(PHOTOS.length);
 		for (const file of PHOTOS) {
 			expect(emu.uploads).toContainEqual(
-				expect.objectContaining({ linkId: 'wedding-anna-ben', albumId: 'booth', fileName: basename(file), sha256: sha256(file) }),
+				expect.objectContaining({
+					linkId: 'wedding-anna-ben',
+					albumId: 'booth',
+					fileName: basename(file),
+					sha256: sha256(file),
+				}),
 			);
 		}
 	});
@@ -106,11 +135,20 @@ describe('example: photo booth folder to album', () => {
 			['confetti.png', false],
 		]);
 		// uploads run concurrently: the emulator stores them in any order
-		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual(['booth-0001.jpg', 'booth-0002.jpg', 'booth-0003.jpg', 'confetti.png']);
+		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual([
+			'booth-0001.jpg',
+			'booth-0002.jpg',
+			'booth-0003.jpg',
+			'confetti.png',
+		]);
 	});
 
 	it('reaches no n8n node it does not pin: the stand-ins would fail the run', async () => {
-		const unpinned = await runExample(workflow, { emu, startNode: 'Run now', pinData: { 'Run now': [{ json: {} }] } });
+		const unpinned = await runExample(workflow, {
+			emu,
+			startNode: 'Run now',
+			pinData: { 'Run now': [{ json: {} }] },
+		});
 
 		expect(unpinned.status).toBe('error');
 		expect(unpinned.text()).toContain(`n8n-nodes-base.readWriteFile ${STAND_IN_MESSAGE}`);

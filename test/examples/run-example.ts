@@ -6,7 +6,14 @@
  * A stand-in may only stand for a node whose output the test pins: its execute throws, so a run
  * that reaches one fails the test. The real nodes run in `npm run test:n8n` (booth and form).
  */
-import type { IConnections, IDataObject, INode, INodeExecutionData, INodeType, IPinData } from 'n8n-workflow';
+import type {
+	IConnections,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	IPinData,
+} from 'n8n-workflow';
 
 import type { Emulator } from '../node/fixture';
 import { credentialTypes, NODE_TYPE, nodeTypes } from '../node/fixture';
@@ -41,7 +48,8 @@ function wiring(workflow: ExampleWorkflow, nodeName: string) {
 	const inputs = new Set<string>();
 	for (const byType of Object.values(workflow.connections)) {
 		for (const [type, lists] of Object.entries(byType)) {
-			if (lists.some((list) => (list ?? []).some((target) => target.node === nodeName))) inputs.add(type);
+			if (lists.some((list) => (list ?? []).some((target) => target.node === nodeName)))
+				inputs.add(type);
 		}
 	}
 	return { inputs: [...inputs], outputs };
@@ -54,7 +62,12 @@ export function standIns(workflow: ExampleWorkflow): Record<string, INodeType> {
 		if (node.type === NODE_TYPE) continue;
 		const { inputs, outputs } = wiring(workflow, node.name);
 		const versions = workflow.nodes.filter((n) => n.type === node.type).map((n) => n.typeVersion);
-		const mainOutputs = node.onError === 'continueErrorOutput' ? ['main', 'main'] : outputs.includes('main') ? ['main'] : [];
+		const mainOutputs =
+			node.onError === 'continueErrorOutput'
+				? ['main', 'main']
+				: outputs.includes('main')
+					? ['main']
+					: [];
 		types[node.type] = {
 			description: {
 				displayName: `${node.type} (stand-in)`,
@@ -64,7 +77,10 @@ export function standIns(workflow: ExampleWorkflow): Record<string, INodeType> {
 				description: 'Stand-in for a node that is not installed in this repo',
 				defaults: { name: node.name },
 				inputs: inputs as INodeType['description']['inputs'],
-				outputs: [...mainOutputs, ...outputs.filter((type) => type !== 'main')] as INodeType['description']['outputs'],
+				outputs: [
+					...mainOutputs,
+					...outputs.filter((type) => type !== 'main'),
+				] as INodeType['description']['outputs'],
 				properties: [],
 			},
 			async execute() {
@@ -89,7 +105,9 @@ export async function runExample(
 	options: { emu: Emulator; startNode: string; pinData: IPinData },
 ): Promise<ExampleRun> {
 	// The examples name the credential `npm run n8n` imports; here the harness supplies its own.
-	const nodes = workflow.nodes.map(({ credentials, ...node }) => (node.type === NODE_TYPE ? node : { ...node, credentials }));
+	const nodes = workflow.nodes.map(({ credentials, ...node }) =>
+		node.type === NODE_TYPE ? node : { ...node, credentials },
+	);
 	return (await engine.runWorkflow({
 		nodes,
 		connections: workflow.connections,
@@ -102,7 +120,10 @@ export async function runExample(
 }
 
 /** A file as n8n's file nodes output it: stored in the binary store (filesystem mode), with an id. */
-export async function storedFile(path: string, options: { fileName?: string; mimeType?: string } = {}) {
+export async function storedFile(
+	path: string,
+	options: { fileName?: string; mimeType?: string } = {},
+) {
 	return await engine.storeBinary(path, options);
 }
 

@@ -18,27 +18,40 @@ describe('the example workflows', () => {
 		expect(readdirSync(FOLDER).sort()).toEqual(names.map((name) => `${name}.json`).sort());
 	});
 
-	it.each(names)('%s: has an id n8n accepts for `n8n execute --id` and a name that says what it is', (name) => {
-		const workflow = example(name);
-		expect(workflow.id).toMatch(/^[A-Za-z0-9]{1,21}$/);
-		expect(workflow.name).toMatch(/^EventPics example: /);
-		expect(new Set(workflow.nodes.map((node) => node.name)).size).toBe(workflow.nodes.length);
-	});
+	it.each(names)(
+		'%s: has an id n8n accepts for `n8n execute --id` and a name that says what it is',
+		(name) => {
+			const workflow = example(name);
+			expect(workflow.id).toMatch(/^[A-Za-z0-9]{1,21}$/);
+			expect(workflow.name).toMatch(/^EventPics example: /);
+			expect(new Set(workflow.nodes.map((node) => node.name)).size).toBe(workflow.nodes.length);
+		},
+	);
 
 	it('have different ids', () => {
 		expect(new Set(names.map((name) => example(name).id)).size).toBe(names.length);
 	});
 
-	it.each(names)('%s: its EventPics nodes use the credential `npm run n8n` imports and only parameters the node has', (name) => {
-		const known = new Set(nodeTypes[NODE_TYPE].description.properties.map((property) => property.name));
-		const ours = example(name).nodes.filter((node) => node.type.startsWith('n8n-nodes-eventpics.'));
-		expect(ours.length).toBeGreaterThan(0);
-		for (const node of ours) {
-			expect(node.credentials).toEqual({ eventPicsApi: EMULATOR_CREDENTIAL });
-			const allowed = node.type === `${NODE_TYPE}Tool` ? [...known, ...TOOL_PARAMETERS] : [...known];
-			expect(Object.keys(node.parameters).filter((parameter) => !allowed.includes(parameter))).toEqual([]);
-		}
-	});
+	it.each(names)(
+		'%s: its EventPics nodes use the credential `npm run n8n` imports and only parameters the node has',
+		(name) => {
+			const known = new Set(
+				nodeTypes[NODE_TYPE].description.properties.map((property) => property.name),
+			);
+			const ours = example(name).nodes.filter((node) =>
+				node.type.startsWith('n8n-nodes-eventpics.'),
+			);
+			expect(ours.length).toBeGreaterThan(0);
+			for (const node of ours) {
+				expect(node.credentials).toEqual({ eventPicsApi: EMULATOR_CREDENTIAL });
+				const allowed =
+					node.type === `${NODE_TYPE}Tool` ? [...known, ...TOOL_PARAMETERS] : [...known];
+				expect(
+					Object.keys(node.parameters).filter((parameter) => !allowed.includes(parameter)),
+				).toEqual([]);
+			}
+		},
+	);
 
 	it('are each in the README with their file', () => {
 		const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');

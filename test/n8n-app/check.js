@@ -86,72 +86,113 @@ async function main() {
 	try {
 		const env = n8n.n8nEnv(userFolder, { N8N_RESTRICT_FILE_ACCESS_TO: path.dirname(booth) });
 
-		await timed('package installed into .n8n/nodes like the Community Nodes panel, from npm pack', async () => {
-			const installed = await installIntoUserFolder(userFolder, logFile);
-			assert.ok(fs.existsSync(path.join(installed.packageDir, 'dist', 'nodes', 'EventPics', 'EventPics.node.js')));
-		});
+		await timed(
+			'package installed into .n8n/nodes like the Community Nodes panel, from npm pack',
+			async () => {
+				const installed = await installIntoUserFolder(userFolder, logFile);
+				assert.ok(
+					fs.existsSync(
+						path.join(installed.packageDir, 'dist', 'nodes', 'EventPics', 'EventPics.node.js'),
+					),
+				);
+			},
+		);
 
-		await timed('n8n loads eventPics and eventPicsTool with the parameters the examples use', async () => {
-			const out = path.join(work, 'nodes.json');
-			await n8n.mustRun(['export:nodes', `--output=${out}`], env);
-			/** @type {any[]} */
-			const types = JSON.parse(fs.readFileSync(out, 'utf8'));
-			const node = types.find((t) => t.name === 'n8n-nodes-eventpics.eventPics');
-			const tool = types.find((t) => t.name === 'n8n-nodes-eventpics.eventPicsTool');
-			assert.ok(node, 'n8n did not load n8n-nodes-eventpics.eventPics');
-			assert.ok(tool, 'n8n did not make the AI tool variant n8n-nodes-eventpics.eventPicsTool');
-			const known = (/** @type {any} */ type) => new Set(type.properties.map((/** @type {any} */ p) => p.name));
-			for (const [example, type] of [
-				['photo-booth-folder', node],
-				['google-drive-import', node],
-				['form-to-album', node],
-				['ai-agent-tools', tool],
-			]) {
-				for (const wfNode of n8n.loadExample(example).nodes.filter((/** @type {any} */ n) => n.type === type.name)) {
-					for (const name of Object.keys(wfNode.parameters)) {
-						assert.ok(known(type).has(name), `${example}: "${wfNode.name}" sets "${name}", which ${type.name} does not have`);
+		await timed(
+			'n8n loads eventPics and eventPicsTool with the parameters the examples use',
+			async () => {
+				const out = path.join(work, 'nodes.json');
+				await n8n.mustRun(['export:nodes', `--output=${out}`], env);
+				/** @type {any[]} */
+				const types = JSON.parse(fs.readFileSync(out, 'utf8'));
+				const node = types.find((t) => t.name === 'n8n-nodes-eventpics.eventPics');
+				const tool = types.find((t) => t.name === 'n8n-nodes-eventpics.eventPicsTool');
+				assert.ok(node, 'n8n did not load n8n-nodes-eventpics.eventPics');
+				assert.ok(tool, 'n8n did not make the AI tool variant n8n-nodes-eventpics.eventPicsTool');
+				const known = (/** @type {any} */ type) =>
+					new Set(type.properties.map((/** @type {any} */ p) => p.name));
+				for (const [example, type] of [
+					['photo-booth-folder', node],
+					['google-drive-import', node],
+					['form-to-album', node],
+					['ai-agent-tools', tool],
+				]) {
+					for (const wfNode of n8n
+						.loadExample(example)
+						.nodes.filter((/** @type {any} */ n) => n.type === type.name)) {
+						for (const name of Object.keys(wfNode.parameters)) {
+							assert.ok(
+								known(type).has(name),
+								`${example}: "${wfNode.name}" sets "${name}", which ${type.name} does not have`,
+							);
+						}
 					}
 				}
-			}
-		});
+			},
+		);
 
 		await timed('credential and booth example imported', async () => {
 			const credentialFile = path.join(work, 'credential.json');
-			n8n.writeCredentialFile(credentialFile, { apiKey: emulator.apiKey, baseUrl: emulator.baseUrl });
+			n8n.writeCredentialFile(credentialFile, {
+				apiKey: emulator.apiKey,
+				baseUrl: emulator.baseUrl,
+			});
 			await n8n.mustRun(['import:credentials', `--input=${credentialFile}`], env);
 			const workflowFile = path.join(work, 'booth.json');
-			fs.writeFileSync(workflowFile, JSON.stringify(n8n.loadExample('photo-booth-folder', { boothFolder: booth })));
+			fs.writeFileSync(
+				workflowFile,
+				JSON.stringify(n8n.loadExample('photo-booth-folder', { boothFolder: booth })),
+			);
 			await n8n.mustRun(['import:workflow', `--input=${workflowFile}`], env);
 		});
 
 		const boothId = n8n.loadExample('photo-booth-folder').id;
 		for (const photo of PHOTOS) fs.copyFileSync(path.join(SAMPLES, photo), path.join(booth, photo));
-		await timed(`booth example: ${PHOTOS.length} photos read from the folder and uploaded (n8n execute)`, async () => {
-			const execution = n8n.parseExecution((await n8n.mustRun(['execute', `--id=${boothId}`, '--rawOutput'], env)).stdout);
-			assert.equal(execution.status, 'success');
-			const uploaded = outputOf(execution, 'Upload to EventPics');
-			assert.deepEqual(uploaded.map((item) => item.json.fileName).sort(), [...PHOTOS].sort());
-			assert.equal(emulator.uploads.length, PHOTOS.length);
-			for (const photo of PHOTOS) {
-				const stored = emulator.uploads.find((u) => u.fileName === photo);
-				assert.ok(stored, `${photo} did not arrive`);
-				assert.equal(stored.sha256, sha256(path.join(SAMPLES, photo)), `${photo}: other bytes arrived`);
-				assert.equal(stored.linkId, 'wedding-anna-ben');
-				assert.equal(stored.albumId, 'booth');
-			}
-		});
+		await timed(
+			`booth example: ${PHOTOS.length} photos read from the folder and uploaded (n8n execute)`,
+			async () => {
+				const execution = n8n.parseExecution(
+					(await n8n.mustRun(['execute', `--id=${boothId}`, '--rawOutput'], env)).stdout,
+				);
+				assert.equal(execution.status, 'success');
+				const uploaded = outputOf(execution, 'Upload to EventPics');
+				assert.deepEqual(uploaded.map((item) => item.json.fileName).sort(), [...PHOTOS].sort());
+				assert.equal(emulator.uploads.length, PHOTOS.length);
+				for (const photo of PHOTOS) {
+					const stored = emulator.uploads.find((u) => u.fileName === photo);
+					assert.ok(stored, `${photo} did not arrive`);
+					assert.equal(
+						stored.sha256,
+						sha256(path.join(SAMPLES, photo)),
+						`${photo}: other bytes arrived`,
+					);
+					assert.equal(stored.linkId, 'wedding-anna-ben');
+					assert.equal(stored.albumId, 'booth');
+				}
+			},
+		);
 
-		await timed('booth example, second run: every photo skipped, nothing uploaded again', async () => {
-			const execution = n8n.parseExecution((await n8n.mustRun(['execute', `--id=${boothId}`, '--rawOutput'], env)).stdout);
-			const results = outputOf(execution, 'Upload to EventPics');
-			assert.equal(results.length, PHOTOS.length);
-			assert.ok(results.every((item) => item.json.skipped === true), 'a photo was not skipped');
-			assert.equal(emulator.uploads.length, PHOTOS.length);
-		});
+		await timed(
+			'booth example, second run: every photo skipped, nothing uploaded again',
+			async () => {
+				const execution = n8n.parseExecution(
+					(await n8n.mustRun(['execute', `--id=${boothId}`, '--rawOutput'], env)).stdout,
+				);
+				const results = outputOf(execution, 'Upload to EventPics');
+				assert.equal(results.length, PHOTOS.length);
+				assert.ok(
+					results.every((item) => item.json.skipped === true),
+					'a photo was not skipped',
+				);
+				assert.equal(emulator.uploads.length, PHOTOS.length);
+			},
+		);
 
 		await timed('booth example, empty folder: the run ends quietly', async () => {
 			for (const photo of PHOTOS) fs.rmSync(path.join(booth, photo));
-			const execution = n8n.parseExecution((await n8n.mustRun(['execute', `--id=${boothId}`, '--rawOutput'], env)).stdout);
+			const execution = n8n.parseExecution(
+				(await n8n.mustRun(['execute', `--id=${boothId}`, '--rawOutput'], env)).stdout,
+			);
 			assert.equal(execution.status, 'success');
 			assert.equal(outputOf(execution, 'Read booth photos', 1)[0]?.json.error, 'No file(s) found');
 			assert.equal(execution.data.resultData.runData['Upload to EventPics'], undefined);
@@ -167,32 +208,48 @@ async function main() {
 		});
 
 		server = await timed('n8n start answers', async () =>
-			n8n.startServer({ env, port: await n8n.freePort(), brokerPort: await n8n.freePort(), logFile }),
+			n8n.startServer({
+				env,
+				port: await n8n.freePort(),
+				brokerPort: await n8n.freePort(),
+				logFile,
+			}),
 		);
 		const formUrl = `${server.url}/form/${form.nodes.find((/** @type {any} */ n) => n.name === 'Photo form').parameters.options.path}`;
-		await timed('form example: a guest sends two photos through the form, both arrive in the album', async () => {
-			const page = await fetch(formUrl);
-			assert.equal(page.status, 200);
-			const html = await page.text();
-			assert.match(html, /Share your photos/);
-			assert.match(html, /name='field-1'[^>]*accept='\.jpg, \.jpeg, \.png, \.heic, \.mp4, \.mov'[^>]*multiple/s);
-			const before = emulator.uploads.length;
-			const body = new FormData();
-			body.append('field-0', 'Guest');
-			for (const photo of ['booth-0002.jpg', 'first-dance.heic']) {
-				body.append('field-1', new Blob([fs.readFileSync(path.join(SAMPLES, photo))]), photo);
-			}
-			const answer = await fetch(formUrl, { method: 'POST', body });
-			assert.equal(answer.status, 200, await answer.text());
-			const arrived = emulator.uploads.slice(before);
-			assert.deepEqual(arrived.map((u) => u.fileName).sort(), ['booth-0002.jpg', 'first-dance.heic']);
-			for (const u of arrived) {
-				assert.equal(u.sha256, sha256(path.join(SAMPLES, u.fileName)));
-				assert.equal(`${u.linkId}/${u.albumId}`, 'wedding-anna-ben/booth');
-			}
-		});
+		await timed(
+			'form example: a guest sends two photos through the form, both arrive in the album',
+			async () => {
+				const page = await fetch(formUrl);
+				assert.equal(page.status, 200);
+				const html = await page.text();
+				assert.match(html, /Share your photos/);
+				assert.match(
+					html,
+					/name='field-1'[^>]*accept='\.jpg, \.jpeg, \.png, \.heic, \.mp4, \.mov'[^>]*multiple/s,
+				);
+				const before = emulator.uploads.length;
+				const body = new FormData();
+				body.append('field-0', 'Guest');
+				for (const photo of ['booth-0002.jpg', 'first-dance.heic']) {
+					body.append('field-1', new Blob([fs.readFileSync(path.join(SAMPLES, photo))]), photo);
+				}
+				const answer = await fetch(formUrl, { method: 'POST', body });
+				assert.equal(answer.status, 200, await answer.text());
+				const arrived = emulator.uploads.slice(before);
+				assert.deepEqual(arrived.map((u) => u.fileName).sort(), [
+					'booth-0002.jpg',
+					'first-dance.heic',
+				]);
+				for (const u of arrived) {
+					assert.equal(u.sha256, sha256(path.join(SAMPLES, u.fileName)));
+					assert.equal(`${u.linkId}/${u.albumId}`, 'wedding-anna-ben/booth');
+				}
+			},
+		);
 		passed = true;
-		step(`passed in ${((Date.now() - started) / 1000).toFixed(0)} s (n8n ${paths.N8N_VERSION}, Node ${paths.NODE_VERSION})`);
+		step(
+			`passed in ${((Date.now() - started) / 1000).toFixed(0)} s (n8n ${paths.N8N_VERSION}, Node ${paths.NODE_VERSION})`,
+		);
 	} finally {
 		if (server) await server.stop();
 		await emulator.close();

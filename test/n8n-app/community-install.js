@@ -47,7 +47,11 @@ async function packRepo(logFile) {
 	ensureBuilt({ log: () => undefined });
 	const out = fs.mkdtempSync(path.join(os.tmpdir(), 'eventpics-pack-'));
 	const n = npm();
-	await run(n.command, [...n.prefix, 'pack', '--pack-destination', out, '--loglevel=warn'], { cwd: REPO_ROOT, env: cleanEnv(), logFile });
+	await run(n.command, [...n.prefix, 'pack', '--pack-destination', out, '--loglevel=warn'], {
+		cwd: REPO_ROOT,
+		env: cleanEnv(),
+		logFile,
+	});
 	const tarball = fs.readdirSync(out).find((name) => name.endsWith('.tgz'));
 	if (!tarball) throw new Error(`npm pack wrote no tarball into ${out}`);
 	return path.join(out, tarball);
@@ -64,17 +68,25 @@ async function installIntoUserFolder(userFolder, logFile) {
 	const nodesJson = path.join(nodesDir, 'package.json');
 	fs.mkdirSync(nodesDir, { recursive: true });
 	if (!fs.existsSync(nodesJson)) {
-		fs.writeFileSync(nodesJson, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+		fs.writeFileSync(
+			nodesJson,
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
+		);
 	}
 	const { name } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 	const packageDir = path.join(nodesDir, 'node_modules', name);
 	fs.rmSync(packageDir, { recursive: true, force: true });
 	fs.mkdirSync(packageDir, { recursive: true });
-	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], { cwd: nodesDir, logFile });
+	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], {
+		cwd: nodesDir,
+		logFile,
+	});
 
 	const packageJsonPath = path.join(packageDir, 'package.json');
-	const { devDependencies, peerDependencies, optionalDependencies, ...kept } = JSON.parse(fs.readFileSync(packageJsonPath, 'utf8'));
-	void devDependencies, peerDependencies, optionalDependencies;
+	const { devDependencies, peerDependencies, optionalDependencies, ...kept } = JSON.parse(
+		fs.readFileSync(packageJsonPath, 'utf8'),
+	);
+	(void devDependencies, peerDependencies, optionalDependencies);
 	fs.writeFileSync(packageJsonPath, JSON.stringify(kept, null, 2));
 	const n = npm();
 	await run(

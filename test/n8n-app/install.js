@@ -40,7 +40,11 @@ function run(command, args, options) {
 	return new Promise((resolve, reject) => {
 		fs.appendFileSync(options.logFile, `\n$ (cd ${options.cwd} && ${command} ${args.join(' ')})\n`);
 		const out = fs.openSync(options.logFile, 'a');
-		const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', out, out] });
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env ?? process.env,
+			stdio: ['ignore', out, out],
+		});
 		child.on('error', (error) => {
 			fs.closeSync(out);
 			reject(error);
@@ -49,7 +53,11 @@ function run(command, args, options) {
 			fs.closeSync(out);
 			if (code === 0) return resolve();
 			const tail = fs.readFileSync(options.logFile, 'utf8').split('\n').slice(-40).join('\n');
-			reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}) in ${options.cwd}\n${tail}\nFull log: ${options.logFile}`));
+			reject(
+				new Error(
+					`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}) in ${options.cwd}\n${tail}\nFull log: ${options.logFile}`,
+				),
+			);
 		});
 	});
 }
@@ -74,7 +82,15 @@ async function npmInstall(dir, logFile) {
 	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
 	await run(
 		npm.command,
-		[...npm.prefix, 'install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn', '--engine-strict=false'],
+		[
+			...npm.prefix,
+			'install',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--loglevel=warn',
+			'--engine-strict=false',
+		],
 		{ cwd: dir, env, logFile },
 	);
 }
@@ -96,7 +112,9 @@ function writePackageJson(dir, packageJson) {
 async function installNode(logFile) {
 	const gyp = path.join(paths.nodeDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
 	if (fs.existsSync(paths.nodeBin) && fs.existsSync(gyp)) return gyp;
-	log(`installing Node ${paths.NODE_VERSION} (npm package ${paths.nodePackage}) into ${paths.nodeDir}`);
+	log(
+		`installing Node ${paths.NODE_VERSION} (npm package ${paths.nodePackage}) into ${paths.nodeDir}`,
+	);
 	writePackageJson(paths.nodeDir, {
 		name: 'eventpics-n8n-node-runtime',
 		private: true,
@@ -154,20 +172,35 @@ async function rebuildNatives(gyp, logFile) {
 	env.PATH = `${path.dirname(paths.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`;
 	for (const name of paths.NATIVE_MODULES) {
 		const dirs = findPackages(paths.n8nDir, name);
-		if (dirs.length === 0) throw new Error(`${name} is not in ${paths.n8nDir}/node_modules: the n8n install is incomplete`);
+		if (dirs.length === 0)
+			throw new Error(
+				`${name} is not in ${paths.n8nDir}/node_modules: the n8n install is incomplete`,
+			);
 		for (const dir of dirs) {
 			const started = Date.now();
-			log(`building ${path.relative(paths.n8nDir, dir)} with node-gyp for Node ${paths.NODE_VERSION}`);
+			log(
+				`building ${path.relative(paths.n8nDir, dir)} with node-gyp for Node ${paths.NODE_VERSION}`,
+			);
 			await run(
 				paths.nodeBin,
-				[gyp, 'rebuild', '--release', `--jobs=${Math.max(1, os.cpus().length)}`, `--nodedir=${paths.nodeHome}`],
+				[
+					gyp,
+					'rebuild',
+					'--release',
+					`--jobs=${Math.max(1, os.cpus().length)}`,
+					`--nodedir=${paths.nodeHome}`,
+				],
 				{ cwd: dir, env, logFile },
 			);
 			log(`  built in ${seconds(started)}`);
 		}
 	}
 	const probe = paths.NATIVE_MODULES.map((name) => `require(${JSON.stringify(name)});`).join('');
-	await run(paths.nodeBin, ['-e', probe], { cwd: path.join(paths.n8nDir, 'node_modules', 'n8n'), env, logFile });
+	await run(paths.nodeBin, ['-e', probe], {
+		cwd: path.join(paths.n8nDir, 'node_modules', 'n8n'),
+		env,
+		logFile,
+	});
 }
 
 /** @param {number} started */
@@ -181,7 +214,10 @@ function seconds(started) {
  */
 async function ensureN8n() {
 	const wanted = `n8n@${paths.N8N_VERSION} node@${paths.NODE_VERSION}`;
-	if (fs.existsSync(paths.installedMarker) && fs.readFileSync(paths.installedMarker, 'utf8').trim() === wanted) {
+	if (
+		fs.existsSync(paths.installedMarker) &&
+		fs.readFileSync(paths.installedMarker, 'utf8').trim() === wanted
+	) {
 		return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, fresh: false };
 	}
 	fs.mkdirSync(paths.cacheRoot, { recursive: true });

@@ -26,7 +26,8 @@ const EMULATOR_CREDENTIAL = { id: 'eventpicsEmulator1', name: 'EventPics (local 
 function n8nEnv(userFolder, extra = {}) {
 	/** @type {NodeJS.ProcessEnv} */
 	const env = {};
-	for (const [k, v] of Object.entries(process.env)) if (!/^(npm_|N8N_|NODE_OPTIONS$)/i.test(k)) env[k] = v;
+	for (const [k, v] of Object.entries(process.env))
+		if (!/^(npm_|N8N_|NODE_OPTIONS$)/i.test(k)) env[k] = v;
 	return {
 		...env,
 		N8N_USER_FOLDER: userFolder,
@@ -51,7 +52,11 @@ function n8nEnv(userFolder, extra = {}) {
  */
 function runCli(args, env) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(paths.nodeBin, [paths.n8nBin, ...args], { env, cwd: env.N8N_USER_FOLDER, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(paths.nodeBin, [paths.n8nBin, ...args], {
+			env,
+			cwd: env.N8N_USER_FOLDER,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -69,7 +74,9 @@ function runCli(args, env) {
 async function mustRun(args, env) {
 	const result = await runCli(args, env);
 	if (result.code !== 0) {
-		throw new Error(`n8n ${args.join(' ')} exited with ${result.code}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+		throw new Error(
+			`n8n ${args.join(' ')} exited with ${result.code}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+		);
 	}
 	return result;
 }
@@ -91,7 +98,10 @@ function parseExecution(stdout) {
  * @param {{ apiKey: string, baseUrl: string }} data
  */
 function writeCredentialFile(file, data) {
-	fs.writeFileSync(file, JSON.stringify([{ ...EMULATOR_CREDENTIAL, type: 'eventPicsApi', data }], null, 2));
+	fs.writeFileSync(
+		file,
+		JSON.stringify([{ ...EMULATOR_CREDENTIAL, type: 'eventPicsApi', data }], null, 2),
+	);
 }
 
 /** @param {number} port */
@@ -130,8 +140,16 @@ function freePort() {
  */
 async function startServer(options) {
 	/** @type {NodeJS.ProcessEnv} */
-	const env = { ...options.env, N8N_PORT: String(options.port), N8N_RUNNERS_BROKER_PORT: String(options.brokerPort) };
-	const child = spawn(paths.nodeBin, [paths.n8nBin, 'start'], { env, cwd: env.N8N_USER_FOLDER, stdio: ['ignore', 'pipe', 'pipe'] });
+	const env = {
+		...options.env,
+		N8N_PORT: String(options.port),
+		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
+	};
+	const child = spawn(paths.nodeBin, [paths.n8nBin, 'start'], {
+		env,
+		cwd: env.N8N_USER_FOLDER,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let output = '';
 	const take = (/** @type {Buffer} */ chunk) => {
 		output += chunk;
@@ -158,14 +176,17 @@ async function startServer(options) {
 		if (exited) throw new Error(`n8n start exited early:\n${output.slice(-3000)}`);
 		try {
 			const response = await fetch(`${url}/healthz/readiness`);
-			if (response.ok && /Editor is now accessible/.test(output)) return { url, child, log: () => output, stop };
+			if (response.ok && /Editor is now accessible/.test(output))
+				return { url, child, log: () => output, stop };
 		} catch {
 			// not listening yet
 		}
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 	await stop();
-	throw new Error(`n8n did not answer on ${url} within ${(options.timeoutMs ?? 120_000) / 1000} s:\n${output.slice(-3000)}`);
+	throw new Error(
+		`n8n did not answer on ${url} within ${(options.timeoutMs ?? 120_000) / 1000} s:\n${output.slice(-3000)}`,
+	);
 }
 
 module.exports = {

@@ -36,7 +36,8 @@ function parseArgs(argv) {
 		else if (argv[i] === '--help' || argv[i] === '-h') options.help = true;
 		else throw new Error(`Unknown argument ${argv[i]}\n${USAGE}`);
 	}
-	if (!Number.isInteger(options.port) || options.port <= 0) throw new Error(`--port needs a port number\n${USAGE}`);
+	if (!Number.isInteger(options.port) || options.port <= 0)
+		throw new Error(`--port needs a port number\n${USAGE}`);
 	return options;
 }
 
@@ -67,7 +68,8 @@ async function importExamples(env, boothFolder) {
 async function main() {
 	const options = parseArgs(process.argv.slice(2));
 	if (options.help) return console.log(USAGE);
-	if (!(await n8n.portIsFree(options.port))) throw new Error(`Port ${options.port} is taken: stop what runs there or use --port`);
+	if (!(await n8n.portIsFree(options.port)))
+		throw new Error(`Port ${options.port} is taken: stop what runs there or use --port`);
 
 	await ensureN8n();
 	if (options.fresh) fs.rmSync(paths.userFolder, { recursive: true, force: true });
@@ -75,7 +77,9 @@ async function main() {
 	const logFile = path.join(paths.cacheRoot, 'n8n.log');
 	fs.writeFileSync(logFile, '');
 
-	log('installing this package into the n8n user folder (npm pack, as the Community Nodes panel does)');
+	log(
+		'installing this package into the n8n user folder (npm pack, as the Community Nodes panel does)',
+	);
 	const installed = await installIntoUserFolder(paths.userFolder, logFile);
 
 	const fixed = (await n8n.portIsFree(8787)) && (await n8n.portIsFree(8788));
@@ -94,7 +98,9 @@ async function main() {
 			fs.copyFileSync(path.join(samples, name), path.join(boothFolder, name));
 		}
 	}
-	const env = n8n.n8nEnv(paths.userFolder, { N8N_RESTRICT_FILE_ACCESS_TO: `${boothRoot};~/.n8n-files` });
+	const env = n8n.n8nEnv(paths.userFolder, {
+		N8N_RESTRICT_FILE_ACCESS_TO: `${boothRoot};~/.n8n-files`,
+	});
 
 	/** @type {import('./n8n').N8nServer | undefined} */
 	let server;
@@ -109,7 +115,9 @@ async function main() {
 		fs.rmSync(credentialFile);
 		const imported = await importExamples(env, boothFolder);
 
-		const brokerPort = (await n8n.portIsFree(options.port + 1)) ? options.port + 1 : await n8n.freePort();
+		const brokerPort = (await n8n.portIsFree(options.port + 1))
+			? options.port + 1
+			: await n8n.freePort();
 		log(`starting n8n ${paths.N8N_VERSION} (log: ${logFile})`);
 		server = await n8n.startServer({ env, port: options.port, brokerPort, logFile });
 	} catch (error) {
