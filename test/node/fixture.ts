@@ -93,3 +93,12 @@ export function maxOverlap(emu: Emulator, server: 'api' | 'storage'): number {
 	}
 	return most;
 }
+
+/** Parameters of Photo > Upload into the demo wedding's photo booth album, with `extra` on top. */
+export const uploadParameters = (extra: object = {}) => ({
+	resource: 'photo',
+	operation: 'upload',
+	event: fromList('wedding-anna-ben'),
+	album: fromList('booth'),
+	...extra,
+});

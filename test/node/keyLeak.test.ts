@@ -1,16 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
 import type { Emulator, RunResult } from './fixture';
-import { binaryFromBuffer, callListSearch, credentialTypes, fromList, NODE_TYPE, nodeTypes, runEventPics, startEmulator } from './fixture';
+import { binaryFromBuffer, callListSearch, credentialTypes, fromList, NODE_TYPE, nodeTypes, runEventPics, startEmulator, uploadParameters } from './fixture';
 
-const upload = (extra: object = {}) => ({
-	resource: 'photo',
-	operation: 'upload',
-	event: fromList('wedding-anna-ben'),
-	album: fromList('booth'),
-	binaryPropertyName: 'data',
-	...extra,
-});
+const upload = uploadParameters;
 const photo = () => ({ binary: { data: binaryFromBuffer(randomBytes(2000), { fileName: 'k.jpg', mimeType: 'image/jpeg' }) } });
 
 /**
@@ -41,7 +34,7 @@ describe('the API key never leaks', () => {
 			e.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 400, body: JSON.stringify({ code: 'BAD', message: 'bad', details: { request: { apiKey: e.apiKey } } }) }), {}],
 		['429s until attempts run out', (e) => e.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 429, retryAfter: 0 }), { maxAttempts: 2 }],
 		['a connection reset on getuploadurl', (e) => e.addFault({ endpoint: 'getuploadurl', kind: 'reset' }), { maxAttempts: 2 }],
-		['a connection reset on the events list', (e) => e.addFault({ endpoint: 'geteventsandalbums', kind: 'reset' }), {}],
+		['a connection reset on the events list', (e) => e.addFault({ endpoint: 'geteventsandalbums', kind: 'reset' }), { maxAttempts: 2 }],
 		['a PUT refused for good', (e) => e.addFault({ endpoint: 'put', kind: 'status', status: 403 }), {}],
 		['a 200 that is not JSON', (e) => e.addFault({ endpoint: 'getuploadurl', kind: 'badJson', body: `oops ${e.apiKey}` }), {}],
 	];

@@ -2,17 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
 import type { Emulator } from './fixture';
-import { binaryFromFile, binaryFromBuffer, fromList, runEventPics, startEmulator } from './fixture';
+import { binaryFromFile, binaryFromBuffer, fromList, runEventPics, startEmulator, uploadParameters } from './fixture';
 
 const corpus = (name: string) => join(__dirname, '..', 'fixtures', 'exif', name);
 
-const upload = (extra: object = {}) => ({
-	resource: 'photo',
-	operation: 'upload',
-	event: fromList('wedding-anna-ben'),
-	album: fromList('booth'),
-	...extra,
-});
+const upload = uploadParameters;
 
 describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', () => {
 	let emu: Emulator;
@@ -55,7 +49,8 @@ describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', (
 		// 2006:06:06 06:06:06.123 +09:30
 		expect(items[0].json).toMatchObject({ takenAt: Date.UTC(2006, 5, 5, 20, 36, 6, 123), contentType: 'image/heic' });
 		expect(items[1].json).toMatchObject({ takenAtSource: 'exif', contentType: 'image/png' });
-		expect(emu.uploads.map((u) => u.takenAt)).toEqual(items.map((item) => item.json.takenAt));
+		const stored = new Map(emu.uploads.map((u) => [u.fileName, u.takenAt]));
+		expect(items.map((item) => stored.get(String(item.json.fileName)))).toEqual(items.map((item) => item.json.takenAt));
 	});
 
 	it('falls back to the chosen mode when the photo has no date', async () => {

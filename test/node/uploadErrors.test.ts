@@ -1,16 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
 import type { Emulator } from './fixture';
-import { binaryFromBuffer, byId, fromList, runEventPics, startEmulator } from './fixture';
+import { binaryFromBuffer, byId, fromList, runEventPics, startEmulator, uploadParameters } from './fixture';
 
-const upload = (extra: object = {}) => ({
-	resource: 'photo',
-	operation: 'upload',
-	event: fromList('wedding-anna-ben'),
-	album: fromList('booth'),
-	binaryPropertyName: 'data',
-	...extra,
-});
+const upload = uploadParameters;
 const photo = (fileName = 'p.jpg', size = 100) => ({
 	binary: { data: binaryFromBuffer(randomBytes(size), { fileName, mimeType: 'image/jpeg' }) },
 });

@@ -3,17 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 
 import type { Emulator } from './fixture';
-import { binaryFromBuffer, fromList, runEventPics, startEmulator } from './fixture';
+import { binaryFromBuffer, fromList, runEventPics, startEmulator, uploadParameters } from './fixture';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-const upload = (extra: object = {}) => ({
-	resource: 'photo',
-	operation: 'upload',
-	event: fromList('wedding-anna-ben'),
-	album: fromList('booth'),
-	...extra,
-});
+const upload = uploadParameters;
 
 describe('Photo > Upload: several files per item', () => {
 	let emu: Emulator;

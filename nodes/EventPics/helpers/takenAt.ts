@@ -1,4 +1,4 @@
-import { localToEpochMs } from './timeZone';
+import { localToEpochMs, wallMs } from './timeZone';
 
 export type TakenAtResult = { ok: true; value: number | undefined } | { ok: false; reason: string };
 
@@ -28,18 +28,13 @@ function fromIsoText(text: string, timeZone: string): TakenAtResult {
 		second: Number(s),
 		millisecond: Math.round(Number(`0.${fraction}`) * 1000),
 	};
-	const check = new Date(Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second));
-	if (
-		check.getUTCMonth() !== local.month - 1 ||
-		check.getUTCDate() !== local.day ||
-		check.getUTCHours() !== local.hour ||
-		check.getUTCMinutes() !== local.minute ||
-		local.second > 59
-	) {
-		return { ok: false, reason: `"${text}" is not a valid date and time` };
+	const asUtc = wallMs(local);
+	if (asUtc === undefined) return { ok: false, reason: `"${text}" is not a valid date and time` };
+	if (zone === undefined) {
+		const value = localToEpochMs(local, timeZone);
+		if (value === undefined) return { ok: false, reason: `the workflow's time zone "${timeZone}" is unknown` };
+		return { ok: true, value };
 	}
-	if (zone === undefined) return { ok: true, value: localToEpochMs(local, timeZone) };
-	const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second, local.millisecond);
 	if (zone.toUpperCase() === 'Z') return { ok: true, value: asUtc };
 	const sign = zone.startsWith('-') ? -1 : 1;
 	const digits = zone.slice(1).replace(':', '');

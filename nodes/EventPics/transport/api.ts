@@ -2,10 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { EventSummary } from '../helpers/events';
 import { parseEventsResponse } from '../helpers/events';
-import { httpFailure, malformedFailure } from './failures';
-import { API_TIMEOUT_MS, sendAuthenticated } from './request';
+import { malformedFailure } from './failures';
+import { API_TIMEOUT_MS, sendAuthenticated, successOrFailure } from './request';
 import type { RetryPolicy } from './retry';
-import { parseRetryAfter } from './retry';
 import type { EventPicsContext, Result } from './types';
 import type { AttemptOutcome, RetryResult } from './withRetries';
 import { isTransient, withRetries } from './withRetries';
@@ -33,12 +32,9 @@ async function listEventsOnce(
 		json: true,
 		timeout: API_TIMEOUT_MS,
 	});
-	if (!sent.ok) return sent;
-	const answer = sent.value;
-	if (answer.statusCode < 200 || answer.statusCode > 299) {
-		const retryAfter = parseRetryAfter(answer.headers['retry-after'], Date.now());
-		return { ok: false, failure: httpFailure('geteventsandalbums', answer, retryAfter) };
-	}
+	const checked = sent.ok ? successOrFailure('geteventsandalbums', sent.value) : sent;
+	if (!checked.ok) return checked;
+	const answer = checked.value;
 	const events = parseEventsResponse(answer.body);
 	if (events === undefined) {
 		return { ok: false, failure: malformedFailure('geteventsandalbums', answer, 'a JSON "events" list') };
@@ -76,12 +72,9 @@ export async function requestUploadUrl(
 		json: true,
 		timeout: API_TIMEOUT_MS,
 	});
-	if (!sent.ok) return sent;
-	const answer = sent.value;
-	if (answer.statusCode < 200 || answer.statusCode > 299) {
-		const retryAfter = parseRetryAfter(answer.headers['retry-after'], Date.now());
-		return { ok: false, failure: httpFailure('getuploadurl', answer, retryAfter) };
-	}
+	const checked = sent.ok ? successOrFailure('getuploadurl', sent.value) : sent;
+	if (!checked.ok) return checked;
+	const answer = checked.value;
 	const uploadUrl =
 		typeof answer.body === 'object' && answer.body !== null
 			? (answer.body as IDataObject).uploadUrl

@@ -16,6 +16,16 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxDelayMs: 20_000,
 };
 
+/** The policy with the user's Max Attempts and Max Total Wait (Seconds), where given. */
+export function retryPolicyFrom(options: { maxAttempts?: number; maxTotalWaitSeconds?: number }): RetryPolicy {
+	const defaults = DEFAULT_RETRY_POLICY;
+	return {
+		...defaults,
+		maxAttempts: Math.max(1, Math.floor(options.maxAttempts ?? defaults.maxAttempts)),
+		maxTotalWaitMs: Math.max(0, (options.maxTotalWaitSeconds ?? defaults.maxTotalWaitMs / 1000) * 1000),
+	};
+}
+
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 
 const RETRYABLE_NETWORK_CODES = new Set([

@@ -1,11 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { requestUploadUrl } from './api';
-import { httpFailure } from './failures';
-import { sendAnonymous } from './request';
+import { sendAnonymous, successOrFailure } from './request';
 import type { RetryPolicy } from './retry';
-import { parseRetryAfter } from './retry';
-import type { EventPicsContext, Failure } from './types';
+import type { EventPicsContext } from './types';
 import type { AttemptOutcome, RetryResult } from './withRetries';
 import { isTransient, withRetries } from './withRetries';
 
@@ -102,13 +100,13 @@ export async function uploadFile(
 			if (bodySent) possibleDuplicate = true;
 			return { failure: sent.failure, retry: isTransient(sent.failure) };
 		}
-		const answer = sent.value;
-		if (answer.statusCode >= 200 && answer.statusCode <= 299) {
+		const checked = successOrFailure('put', sent.value);
+		if (checked.ok) {
 			signals.succeeded();
-			const etag = answer.headers.etag;
+			const etag = checked.value.headers.etag;
 			return {
 				done: {
-					statusCode: answer.statusCode,
+					statusCode: checked.value.statusCode,
 					etag: typeof etag === 'string' ? etag : undefined,
 					attempts: attemptNumber,
 					uploadUrlRequests,
@@ -116,13 +114,9 @@ export async function uploadFile(
 				},
 			};
 		}
-		const failure: Failure = httpFailure(
-			'put',
-			answer,
-			parseRetryAfter(answer.headers['retry-after'], Date.now()),
-		);
-		if (answer.statusCode === 429) signals.throttled(failure.retryAfterMs);
-		if (answer.statusCode === 403) {
+		const { failure } = checked;
+		if (failure.statusCode === 429) signals.throttled(failure.retryAfterMs);
+		if (failure.statusCode === 403) {
 			// Expired or refused signature: never replay it, ask for a fresh address at once.
 			uploadUrl = undefined;
 			refreshes++;

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { AdaptiveLimiter, runPool } from '../../transport/limiter';
+import { retryPolicyFrom } from '../../transport/retry';
 import type { NodeError } from '../items';
 import { asNodeError, errorItem } from '../items';
 import { openSession } from '../session';
@@ -24,7 +25,8 @@ interface ItemOutcome {
  * uploaded, and that item's error is thrown.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const session = await openSession(this);
+	const options = this.getNodeParameter('options', 0, {}) as UploadOptions;
+	const session = await openSession(this, retryPolicyFrom(options));
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
 	const outcomes: ItemOutcome[] = items.map(() => ({ outputs: [] }));
@@ -39,7 +41,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 	}
 
-	const options = this.getNodeParameter('options', 0, {}) as UploadOptions;
 	const limiter = new AdaptiveLimiter(options.concurrency ?? DEFAULT_CONCURRENCY);
 	const slots = new Map<UploadJob, number>();
 	for (const job of jobs) {

@@ -4,8 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { sanitizeFileName } from '../../helpers/fileName';
 import { nameAndContentType } from '../../helpers/mediaType';
 import { mimeTypeMismatch } from '../../helpers/sniff';
-import type { RetryPolicy } from '../../transport/retry';
-import { DEFAULT_RETRY_POLICY } from '../../transport/retry';
+import { retryPolicyFrom } from '../../transport/retry';
 import type { RateSignals } from '../../transport/upload';
 import { uploadFile } from '../../transport/upload';
 import { failureToError } from '../errors';
@@ -14,15 +13,8 @@ import { contentKey, dedupeKey, forget, seenBefore } from './dedupe';
 import type { FileSource } from './fileSources';
 import type { Inspection } from './inspect';
 import { inspectFile } from './inspect';
-import type { UploadJob, UploadOptions } from './planItem';
+import type { UploadJob } from './planItem';
 
-function retryPolicy(options: UploadOptions): RetryPolicy {
-	return {
-		...DEFAULT_RETRY_POLICY,
-		maxAttempts: Math.max(1, Math.floor(options.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts)),
-		maxTotalWaitMs: Math.max(0, (options.maxTotalWaitSeconds ?? DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000) * 1000),
-	};
-}
 
 function originJson(source: FileSource): IDataObject {
 	return source.kind === 'url' ? { url: source.origin } : { binaryField: source.origin };
@@ -120,7 +112,7 @@ export async function runUploadJob(
 				size: source.size,
 				openBody: source.open,
 			},
-			retryPolicy(options),
+			retryPolicyFrom(options),
 			signals,
 		);
 		if (!result.value) {
