@@ -1,10 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
 import type { Emulator } from './fixture';
 import { binaryFromBuffer, fromList, maxOverlap, runEventPics, startEmulator } from './fixture';
 
-const upload = (options: IDataObject) => ({
+const upload = (options: INodeParameters) => ({
 	resource: 'photo',
 	operation: 'upload',
 	event: fromList('wedding-anna-ben'),
