@@ -34,7 +34,10 @@ function loadCompiled() {
 	}
 	const { EventPics } = require(nodeFile);
 	const { EventPicsApi } = require(credentialFile);
-	return { nodeTypes: { [NODE_TYPE]: new EventPics() }, credentialTypes: { eventPicsApi: new EventPicsApi() } };
+	return {
+		nodeTypes: { [NODE_TYPE]: new EventPics() },
+		credentialTypes: { eventPicsApi: new EventPicsApi() },
+	};
 }
 
 /** @param {string} value */
@@ -42,10 +45,17 @@ const byId = (value) => ({ __rl: true, mode: 'id', value });
 
 /**
  * Photo > Upload parameters into the seeded event and album.
- * @param {Record<string, unknown>} [options] the node's Options collection (e.g. `{ concurrency: 1 }`)
+ * @param {import('n8n-workflow').INodeParameters} [options] the node's Options collection (e.g. `{ concurrency: 1 }`)
+ * @returns {import('n8n-workflow').INodeParameters}
  */
 function uploadParameters(options = {}) {
-	return { resource: 'photo', operation: 'upload', event: byId(EVENT), album: byId(ALBUM), options };
+	return {
+		resource: 'photo',
+		operation: 'upload',
+		event: byId(EVENT),
+		album: byId(ALBUM),
+		options,
+	};
 }
 
 /** Temp folders made by this process; removed at exit, on Ctrl-C and on SIGTERM. */
@@ -116,7 +126,9 @@ async function writeJpeg(filePath, bytes) {
 		await write(chunk);
 		left -= chunk.length;
 	}
-	await new Promise((resolve, reject) => out.end((/** @type {any} */ error) => (error ? reject(error) : resolve(undefined))));
+	await new Promise((resolve, reject) =>
+		out.end((/** @type {any} */ error) => (error ? reject(error) : resolve(undefined))),
+	);
 	return { path: filePath, size: bytes, sha256: hash.digest('hex') };
 }
 
@@ -138,7 +150,17 @@ async function writeJpeg(filePath, bytes) {
  */
 function startChildEmulator(options) {
 	const cli = path.join(ROOT, 'test', 'emulator', 'cli.js');
-	const args = [cli, '--port', '0', '--storage-port', '0', '--storage-dir', options.storageDir, '--seed', '42'];
+	const args = [
+		cli,
+		'--port',
+		'0',
+		'--storage-port',
+		'0',
+		'--storage-dir',
+		options.storageDir,
+		'--seed',
+		'42',
+	];
 	if (options.latencyMs) args.push('--latency', String(options.latencyMs));
 	if (options.rateLimitPerSecond) args.push('--rate-limit', String(options.rateLimitPerSecond));
 	const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -146,7 +168,10 @@ function startChildEmulator(options) {
 	const exited = new Promise((resolve) => child.once('exit', resolve));
 	return new Promise((resolve, reject) => {
 		let text = '';
-		const timer = setTimeout(() => fail(new Error(`The emulator did not start in 15 s:\n${text}`)), 15000);
+		const timer = setTimeout(
+			() => fail(new Error(`The emulator did not start in 15 s:\n${text}`)),
+			15000,
+		);
 		/** @param {Error} error */
 		const fail = (error) => {
 			clearTimeout(timer);
@@ -154,14 +179,16 @@ function startChildEmulator(options) {
 			reject(error);
 		};
 		/** @param {number | null} code */
-		const early = (code) => fail(new Error(`The emulator exited (${code}) before it was ready:\n${text}`));
+		const early = (code) =>
+			fail(new Error(`The emulator exited (${code}) before it was ready:\n${text}`));
 		child.once('exit', early);
 		/** @type {NonNullable<typeof child.stdout>} */ (child.stdout).on('data', (chunk) => {
 			text += String(chunk);
 			if (!text.includes('Press Ctrl-C')) return;
 			const base = /Base URL[^\n]*?(http:\/\/127\.0\.0\.1:\d+)/.exec(text);
 			const storage = /Object storage:\s*(http:\/\/127\.0\.0\.1:\d+)/.exec(text);
-			if (!base || !storage) return fail(new Error(`Cannot read the emulator's addresses:\n${text}`));
+			if (!base || !storage)
+				return fail(new Error(`Cannot read the emulator's addresses:\n${text}`));
 			clearTimeout(timer);
 			child.off('exit', early);
 			const baseUrl = base[1];
@@ -172,9 +199,12 @@ function startChildEmulator(options) {
 				pid: /** @type {number} */ (child.pid),
 				control: async (controlPath, method = 'GET') => {
 					const { request } = require('undici');
-					const answer = await request(`${baseUrl}${controlPath}`, { method: /** @type {any} */ (method) });
+					const answer = await request(`${baseUrl}${controlPath}`, {
+						method: /** @type {any} */ (method),
+					});
 					const text = await answer.body.text();
-					if (answer.statusCode !== 200) throw new Error(`${method} ${controlPath} answered ${answer.statusCode}: ${text}`);
+					if (answer.statusCode !== 200)
+						throw new Error(`${method} ${controlPath} answered ${answer.statusCode}: ${text}`);
 					return text === '' ? undefined : JSON.parse(text);
 				},
 				stop: async () => {
@@ -254,14 +284,18 @@ async function settle() {
  */
 function formatTable(headers, rows, right = []) {
 	const cells = rows.map((row) => row.map(String));
-	const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((row) => (row[i] ?? '').length)));
+	const widths = headers.map((header, i) =>
+		Math.max(header.length, ...cells.map((row) => (row[i] ?? '').length)),
+	);
 	/** @param {string[]} row */
 	const line = (row) =>
 		row
 			.map((cell, i) => (right.includes(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
 			.join(' | ')
 			.trimEnd();
-	return [line(headers), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)].join('\n');
+	return [line(headers), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)].join(
+		'\n',
+	);
 }
 
 /** @param {number} bytes */

@@ -74,7 +74,10 @@ async function measureMemory(fileMb, log) {
 		/** @param {number} bytes @param {string} name */
 		const storeFile = async (bytes, name) => {
 			const written = await writeJpeg(path.join(folder, name), bytes);
-			const binary = await engine.storeBinary(written.path, { fileName: name, mimeType: 'image/jpeg' });
+			const binary = await engine.storeBinary(written.path, {
+				fileName: name,
+				mimeType: 'image/jpeg',
+			});
 			fs.rmSync(written.path); // only the binary store's copy is left
 			return { binary, sha256: written.sha256 };
 		};
@@ -85,7 +88,8 @@ async function measureMemory(fileMb, log) {
 		log('  memory: warm-up upload (4 MB, not measured)...');
 		const warm = await storeFile(4 * MB, 'warm-up.jpg');
 		const warmed = await upload(warm.binary);
-		if (warmed.items[0]?.json.statusCode !== 200) throw new Error(`warm-up upload failed: ${warmed.text()}`);
+		if (warmed.items[0]?.json.statusCode !== 200)
+			throw new Error(`warm-up upload failed: ${warmed.text()}`);
 		await emulator.control('/__control/reset', 'POST');
 
 		const gc = await settle();
@@ -101,7 +105,9 @@ async function measureMemory(fileMb, log) {
 		const { uploads } = await emulator.control('/__control/uploads');
 		const item = result.items[0]?.json;
 		if (item?.statusCode !== 200 || uploads.length !== 1 || uploads[0].sha256 !== big.sha256) {
-			throw new Error(`the ${fileMb} MB upload failed or arrived changed: ${result.text().slice(0, 2000)}`);
+			throw new Error(
+				`the ${fileMb} MB upload failed or arrived changed: ${result.text().slice(0, 2000)}`,
+			);
 		}
 		await emulator.control('/__control/reset', 'POST'); // deletes the stored copy now
 		return {
@@ -135,7 +141,10 @@ function measureMemoryInChild(fileMb, log) {
 		});
 		let out = '';
 		let err = '';
-		/** @type {NonNullable<typeof child.stdout>} */ (child.stdout).on('data', (chunk) => (out += String(chunk)));
+		/** @type {NonNullable<typeof child.stdout>} */ (child.stdout).on(
+			'data',
+			(chunk) => (out += String(chunk)),
+		);
 		/** @type {NonNullable<typeof child.stderr>} */ (child.stderr).on('data', (chunk) => {
 			err += String(chunk);
 			for (const line of String(chunk).split('\n')) if (line.trim() !== '') log(line);

@@ -10,7 +10,15 @@
 
 const path = require('node:path');
 const engine = require('../engine');
-const { MB, NODE_TYPE, makeTempFolder, removeTempFolder, startChildEmulator, uploadParameters, writeJpeg } = require('./common');
+const {
+	MB,
+	NODE_TYPE,
+	makeTempFolder,
+	removeTempFolder,
+	startChildEmulator,
+	uploadParameters,
+	writeJpeg,
+} = require('./common');
 
 /**
  * @typedef {object} RateResult
@@ -41,10 +49,14 @@ async function runRateLimit(options) {
 		for (let i = 0; i < options.files; i++) {
 			const name = `rate-${String(i).padStart(3, '0')}.jpg`;
 			const written = await writeJpeg(path.join(folder, name), fileBytes);
-			stored.push(await engine.storeBinary(written.path, { fileName: name, mimeType: 'image/jpeg' }));
+			stored.push(
+				await engine.storeBinary(written.path, { fileName: name, mimeType: 'image/jpeg' }),
+			);
 		}
 		const credentials = { eventPicsApi: { apiKey: emulator.apiKey, baseUrl: emulator.baseUrl } };
-		const parameters = uploadParameters(options.concurrency === 'default' ? {} : { concurrency: options.concurrency });
+		const parameters = uploadParameters(
+			options.concurrency === 'default' ? {} : { concurrency: options.concurrency },
+		);
 		/** @param {import('n8n-workflow').IBinaryData[]} binaries */
 		const run = async (binaries) =>
 			await engine.runNode({
@@ -60,7 +72,9 @@ async function runRateLimit(options) {
 		await emulator.control('/__control/reset', 'POST');
 		await setOptions(emulator.baseUrl, { rateLimitPerSecond: options.perSecond });
 
-		log(`  rate limit ${options.perSecond}/s: ${options.files} files at concurrency ${options.concurrency}...`);
+		log(
+			`  rate limit ${options.perSecond}/s: ${options.files} files at concurrency ${options.concurrency}...`,
+		);
 		const started = performance.now();
 		const result = await run(stored);
 		const ms = performance.now() - started;
@@ -106,7 +120,8 @@ async function setOptions(baseUrl, options) {
 		body: JSON.stringify(options),
 	});
 	const text = await answer.body.text();
-	if (answer.statusCode !== 200) throw new Error(`setting emulator options failed: ${answer.statusCode} ${text}`);
+	if (answer.statusCode !== 200)
+		throw new Error(`setting emulator options failed: ${answer.statusCode} ${text}`);
 }
 
 module.exports = { runRateLimit };

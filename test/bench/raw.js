@@ -26,8 +26,11 @@ async function rawUpload(options) {
 	const listed = await request(`${baseUrl}/geteventsandalbums`, {
 		headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
 	});
-	if (listed.statusCode !== 200) throw new Error(`raw: geteventsandalbums answered ${listed.statusCode}`);
-	const { events } = /** @type {{ events: Array<{ linkId: string }> }} */ (await listed.body.json());
+	if (listed.statusCode !== 200)
+		throw new Error(`raw: geteventsandalbums answered ${listed.statusCode}`);
+	const { events } = /** @type {{ events: Array<{ linkId: string }> }} */ (
+		await listed.body.json()
+	);
 	if (!events.some((event) => event.linkId === linkId)) throw new Error(`raw: no event ${linkId}`);
 
 	let next = 0;
@@ -44,7 +47,9 @@ async function rawUpload(options) {
 				body: JSON.stringify(body),
 			});
 			if (signed.statusCode !== 200) {
-				throw new Error(`raw: getuploadurl answered ${signed.statusCode}: ${await signed.body.text()}`);
+				throw new Error(
+					`raw: getuploadurl answered ${signed.statusCode}: ${await signed.body.text()}`,
+				);
 			}
 			const { uploadUrl } = /** @type {{ uploadUrl: string }} */ (await signed.body.json());
 			const put = await request(uploadUrl, {

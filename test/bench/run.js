@@ -26,7 +26,7 @@ const { runRateLimit } = require('./ratelimit');
 const USAGE = `Usage: node --expose-gc test/bench/run.js [--quick] [--repeat N] [--only throughput,memory,ratelimit,http]
 
   --quick       fewer files (20 instead of 200, 10 instead of 40) and one 100 MB upload instead of 300 MB and 1 GB
-  --repeat N    run each throughput measurement N times and report the median (default 1)
+  --repeat N    run each throughput measurement N times and report the median (default 3; 1 with --quick)
   --only LIST   run only these scenarios (comma-separated)`;
 
 const SCENARIOS = ['throughput', 'memory', 'ratelimit', 'http'];
@@ -43,30 +43,36 @@ const TARGET = {
  * @param {string[]} argv
  */
 function parseArgs(argv) {
-	const options = { quick: false, repeat: 1, only: SCENARIOS, help: false };
+	const options = { quick: false, repeat: 0, only: SCENARIOS, help: false };
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--quick') options.quick = true;
 		else if (arg === '--help' || arg === '-h') options.help = true;
 		else if (arg === '--repeat') {
 			options.repeat = Number(argv[++i]);
-			if (!Number.isInteger(options.repeat) || options.repeat < 1) throw new Error(`--repeat needs a whole number >= 1\n\n${USAGE}`);
+			if (!Number.isInteger(options.repeat) || options.repeat < 1)
+				throw new Error(`--repeat needs a whole number >= 1\n\n${USAGE}`);
 		} else if (arg === '--only') {
 			options.only = String(argv[++i] ?? '')
 				.split(',')
 				.map((s) => s.trim())
 				.filter(Boolean);
 			const unknown = options.only.filter((s) => !SCENARIOS.includes(s));
-			if (unknown.length > 0 || options.only.length === 0) throw new Error(`--only takes ${SCENARIOS.join(', ')}\n\n${USAGE}`);
+			if (unknown.length > 0 || options.only.length === 0)
+				throw new Error(`--only takes ${SCENARIOS.join(', ')}\n\n${USAGE}`);
 		} else throw new Error(`Unknown argument ${arg}\n\n${USAGE}`);
 	}
+	if (options.repeat === 0) options.repeat = options.quick ? 1 : 3;
 	return options;
 }
 
 function machine() {
 	const cpus = os.cpus();
 	const model = cpus[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
-	const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+	const load = os
+		.loadavg()
+		.map((l) => l.toFixed(2))
+		.join(' ');
 	return (
 		`Machine: node ${process.version}, ${cpus.length} CPU(s) (${model}), ${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, ` +
 		`${os.type()} ${os.release()}, load average ${load} at start`
@@ -119,17 +125,26 @@ async function main() {
 				const seconds = m.ms / 1000;
 				const raw = measured.find((r) => r.kind === 'raw' && r.concurrency === m.concurrency);
 				const ratio = m.kind === 'node' && raw ? m.ms / raw.ms : undefined;
-				const repeats = m.allMs.length > 1 ? `median of ${m.allMs.length}: ${m.allMs.map((x) => fixed(x / 1000)).join(', ')} s` : '';
+				const repeats =
+					m.allMs.length > 1
+						? `median of ${m.allMs.length}: ${m.allMs.map((x) => fixed(x / 1000)).join(', ')} s`
+						: '';
 				rows.push([
-					m.kind === 'raw' ? '1 MB files +50 ms: raw undici loop (limit)' : '1 MB files +50 ms: node in n8n engine',
+					m.kind === 'raw'
+						? '1 MB files +50 ms: raw undici loop (limit)'
+						: '1 MB files +50 ms: node in n8n engine',
 					m.concurrencyLabel,
 					m.files,
 					fixed(mb(m.bytes), 0),
 					fixed(seconds),
 					fixed(mb(m.bytes) / seconds),
-					ratio === undefined ? '(reference)' : `node/raw ${fixed(ratio)} <= ${fixed(TARGET.nodeOverRaw)}`,
+					ratio === undefined
+						? '(reference)'
+						: `node/raw ${fixed(ratio)} <= ${fixed(TARGET.nodeOverRaw)}`,
 					ratio === undefined ? '' : verdict(ratio <= TARGET.nodeOverRaw),
-					[ratio === undefined ? '' : `throughput ${fixed(1 / ratio)}x raw (>= 0.90)`, repeats].filter(Boolean).join('; '),
+					[ratio === undefined ? '' : `throughput ${fixed(1 / ratio)}x raw (>= 0.90)`, repeats]
+						.filter(Boolean)
+						.join('; '),
 				]);
 			}
 		} catch (error) {
@@ -146,7 +161,10 @@ async function main() {
 			try {
 				const m = await measureMemoryInChild(size, log);
 				const growth = mb(m.growthBytes);
-				const kernel = m.kernelPeakBytes === undefined ? '' : `; kernel VmHWM ${fixed(mb(m.kernelPeakBytes), 0)} MB`;
+				const kernel =
+					m.kernelPeakBytes === undefined
+						? ''
+						: `; kernel VmHWM ${fixed(mb(m.kernelPeakBytes), 0)} MB`;
 				rows.push([
 					`memory: one ${label} file (filesystem binary store)`,
 					'4 (default)',
@@ -160,7 +178,17 @@ async function main() {
 				]);
 			} catch (error) {
 				broken = true;
-				rows.push([`memory: one ${label} file`, '', 1, size, '', '', '', 'ERROR', errorText(error)]);
+				rows.push([
+					`memory: one ${label} file`,
+					'',
+					1,
+					size,
+					'',
+					'',
+					'',
+					'ERROR',
+					errorText(error),
+				]);
 			}
 		}
 	}
@@ -169,7 +197,14 @@ async function main() {
 		const files = options.quick ? 10 : 40;
 		log(`[3] rate limit: ${files} small files, emulator limit 5 requests/s`);
 		try {
-			const r = await runRateLimit({ files, fileKb: 20, perSecond: 5, concurrency: 'default', compiled, log });
+			const r = await runRateLimit({
+				files,
+				fileKb: 20,
+				perSecond: 5,
+				concurrency: 'default',
+				compiled,
+				log,
+			});
 			const ratio = r.ms / r.idealMs;
 			rows.push([
 				`rate limit 5 req/s: ${files} x 20 KB files`,
@@ -189,7 +224,9 @@ async function main() {
 	}
 
 	if (want('http')) {
-		const installed = fs.existsSync(path.join(ROOT, 'node_modules', 'n8n-nodes-base', 'package.json'));
+		const installed = fs.existsSync(
+			path.join(ROOT, 'node_modules', 'n8n-nodes-base', 'package.json'),
+		);
 		rows.push([
 			'HTTP Request x2 (getuploadurl, PUT binary)',
 			'-',
@@ -206,11 +243,25 @@ async function main() {
 	}
 
 	const table = formatTable(
-		['scenario', 'concurrency', 'files', 'total MB', 'time s', 'MB/s', 'ratio / target', 'result', 'notes'],
+		[
+			'scenario',
+			'concurrency',
+			'files',
+			'total MB',
+			'time s',
+			'MB/s',
+			'ratio / target',
+			'result',
+			'notes',
+		],
 		rows,
 		[2, 3, 4, 5],
 	);
-	console.log([...header, '', table, '', 'Targets are informational; "result" never fails npm test.'].join('\n'));
+	console.log(
+		[...header, '', table, '', 'Targets are informational; "result" never fails npm test.'].join(
+			'\n',
+		),
+	);
 	return broken ? 1 : 0;
 }
 

@@ -52,9 +52,14 @@ function median(values) {
 async function runThroughput(options) {
 	const { compiled, log } = options;
 	const folder = makeTempFolder('throughput');
-	const emulator = await startChildEmulator({ storageDir: path.join(folder, 'emulator'), latencyMs: options.latencyMs });
+	const emulator = await startChildEmulator({
+		storageDir: path.join(folder, 'emulator'),
+		latencyMs: options.latencyMs,
+	});
 	try {
-		log(`  writing ${options.files} files of ${options.fileMb} MB and storing them in n8n's binary store...`);
+		log(
+			`  writing ${options.files} files of ${options.fileMb} MB and storing them in n8n's binary store...`,
+		);
 		const fileBytes = Math.round(options.fileMb * MB);
 		/** @type {import('./raw').RawFile[]} */
 		const rawFiles = [];
@@ -64,7 +69,9 @@ async function runThroughput(options) {
 			const name = `bench-${String(i).padStart(4, '0')}.jpg`;
 			const written = await writeJpeg(path.join(folder, name), fileBytes);
 			rawFiles.push({ path: written.path, name, size: written.size, contentType: 'image/jpeg' });
-			stored.push(await engine.storeBinary(written.path, { fileName: name, mimeType: 'image/jpeg' }));
+			stored.push(
+				await engine.storeBinary(written.path, { fileName: name, mimeType: 'image/jpeg' }),
+			);
 		}
 		const credentials = { eventPicsApi: { apiKey: emulator.apiKey, baseUrl: emulator.baseUrl } };
 
@@ -77,7 +84,9 @@ async function runThroughput(options) {
 				...compiled,
 				credentials,
 				parameters: uploadParameters(concurrency === 'default' ? {} : { concurrency }),
-				inputItems: stored.slice(0, count).map((binary) => ({ json: {}, binary: { data: binary } })),
+				inputItems: stored
+					.slice(0, count)
+					.map((binary) => ({ json: {}, binary: { data: binary } })),
 			});
 			const ms = performance.now() - started;
 			const good = result.items.filter((item) => item.json.statusCode === 200).length;
@@ -103,7 +112,9 @@ async function runThroughput(options) {
 			});
 			const { uploads } = await emulator.control('/__control/uploads');
 			if (uploaded !== count || uploads.length !== count) {
-				throw new Error(`raw run failed: ${uploaded}/${count} uploaded, emulator has ${uploads.length}`);
+				throw new Error(
+					`raw run failed: ${uploaded}/${count} uploaded, emulator has ${uploads.length}`,
+				);
 			}
 			return ms;
 		};
@@ -114,7 +125,9 @@ async function runThroughput(options) {
 
 		/** @type {Measurement[]} */
 		const measured = [];
-		const { DEFAULT_CONCURRENCY } = require('../../dist/nodes/EventPics/actions/photo/upload.description.js');
+		const {
+			DEFAULT_CONCURRENCY,
+		} = require('../../dist/nodes/EventPics/actions/photo/upload.description.js');
 		for (const concurrency of options.concurrencies) {
 			const effective = concurrency === 'default' ? Number(DEFAULT_CONCURRENCY) : concurrency;
 			const label = concurrency === 'default' ? `${effective} (default)` : String(effective);
@@ -128,7 +141,12 @@ async function runThroughput(options) {
 					`  concurrency ${label}, run ${r + 1}/${options.repeat}: raw ${(rawMs[r] / 1000).toFixed(2)} s, node ${(nodeMs[r] / 1000).toFixed(2)} s`,
 				);
 			}
-			const common = { concurrency: effective, concurrencyLabel: label, files: options.files, bytes: options.files * fileBytes };
+			const common = {
+				concurrency: effective,
+				concurrencyLabel: label,
+				files: options.files,
+				bytes: options.files * fileBytes,
+			};
 			measured.push({ kind: 'raw', ...common, ms: median(rawMs), allMs: rawMs });
 			measured.push({ kind: 'node', ...common, ms: median(nodeMs), allMs: nodeMs });
 		}
