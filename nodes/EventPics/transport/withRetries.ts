@@ -25,6 +25,10 @@ export function isTransient(failure: Failure): boolean {
  * Runs `attempt` until it is done, fails for good, or the policy's tries or total wait are used
  * up. Waits between tries with `sleep` from n8n-workflow (Retry-After first, else backoff).
  * `waitFirst: false` retries at once (for example with a fresh upload address).
+ *
+ * A 429 that says when to come back (Retry-After above 0) is the service pacing us, not a failure of
+ * the file: it does not use up Max Attempts, only Max Total Wait (and at most 4 times Max Attempts
+ * tries in all, so a service that keeps refusing still ends).
  */
 export async function withRetries<T>(
 	policy: RetryPolicy,
@@ -32,11 +36,14 @@ export async function withRetries<T>(
 	random: () => number = Math.random,
 ): Promise<RetryResult<T>> {
 	let waitedMs = 0;
+	let counted = 0;
 	for (let attemptNumber = 1; ; attemptNumber++) {
 		const outcome = await attempt(attemptNumber);
 		if ('done' in outcome) return { value: outcome.done, attempts: attemptNumber, waitedMs };
 		const { failure } = outcome;
-		if (!outcome.retry || attemptNumber >= policy.maxAttempts) {
+		const paced = failure.statusCode === 429 && (failure.retryAfterMs ?? 0) > 0;
+		if (!paced) counted++;
+		if (!outcome.retry || counted >= policy.maxAttempts || attemptNumber >= policy.maxAttempts * 4) {
 			return { failure, attempts: attemptNumber, waitedMs };
 		}
 		const delay =

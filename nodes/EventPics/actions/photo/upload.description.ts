@@ -148,7 +148,7 @@ export const uploadDescription: INodeProperties[] = [
 				default: 8,
 				typeOptions: { minValue: 1, maxValue: 20 },
 				description:
-					'How many times one upload is tried when EventPics answers 429 or 5xx or the connection breaks',
+					'How many times one upload is tried when EventPics answers 5xx or 429 or the connection breaks. A 429 that says when to come back (Retry-After) only uses up Max Total Wait.',
 			},
 			{
 				displayName: 'Max Total Wait (Seconds)',
