@@ -31,14 +31,18 @@ function humanSize(n) {
 	return `${v.toFixed(1)} ${units[i]}`;
 }
 
+/** Image types browsers display; others (HEIC/HEIF, RAW, TIFF) get a link instead of a broken image. */
+const SHOWN_IMAGES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/svg+xml']);
+
 /** @param {StoredUpload} u */
 function preview(u) {
 	const src = `/files/${encodeURIComponent(u.id)}`;
-	if (u.contentType.startsWith('image/'))
+	if (SHOWN_IMAGES.has(u.contentType))
 		return `<img src="${esc(src)}" alt="${esc(u.fileName)}" loading="lazy">`;
 	if (u.contentType.startsWith('video/'))
 		return `<video src="${esc(src)}" controls preload="metadata"></video>`;
-	return `<a class="file" href="${esc(src)}">${esc(u.contentType)}</a>`;
+	const note = u.contentType.startsWith('image/') ? ' (no preview in browsers)' : '';
+	return `<a class="file" href="${esc(src)}">${esc(u.contentType)}${note}</a>`;
 }
 
 /** @param {StoredUpload} u */

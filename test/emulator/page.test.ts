@@ -88,4 +88,12 @@ describe('GET /files/<id>', () => {
 		expect((await call(`${emu.baseUrl}/files/000000000000000000000000`)).status).toBe(404);
 		expect((await call(`${emu.baseUrl}/files/..%2Fetc%2Fpasswd`)).status).toBe(404);
 	});
+
+	test('links an image type browsers cannot show (HEIC) instead of a broken image', async () => {
+		const url = await uploadUrlFor(emu, { fileName: 'first-dance.heic', albumId: 'booth' });
+		expect((await put(url, Buffer.from('heic bytes'), { 'content-type': 'image/heic' })).status).toBe(200);
+		const res = await page();
+		expect(res.text).toContain('image/heic (no preview in browsers)</a>');
+		expect(res.text).not.toContain('alt="first-dance.heic"');
+	});
 });
