@@ -1,7 +1,10 @@
 import * as fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startEmulator } from './index';
 import { makePng, put, uploadUrlFor, type Emu } from './testkit';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { launchBrowser } = require('../docs/browser') as { launchBrowser: () => Promise<Browser> };
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = fs.existsSync(CHROMIUM);
@@ -39,19 +42,7 @@ maybe(
 		});
 		expect((await put(second, makePng(64, 64), { 'content-type': 'image/png' })).status).toBe(200);
 
-		browser = await chromium.launch({
-			executablePath: CHROMIUM,
-			args: [
-				'--headless',
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-quic',
-				'--no-first-run',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--disable-sync',
-			],
-		});
+		browser = await launchBrowser();
 		const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
 		const response = await page.goto(`${emu.baseUrl}/`, { waitUntil: 'load' });
 		expect(response?.status()).toBe(200);
