@@ -62,9 +62,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				outcomes[job.itemIndex].outputs[slots.get(job)!] = { json, pairedItem: { item: job.itemIndex } };
 			} catch (error) {
 				const outcome = outcomes[job.itemIndex];
-				outcome.error ??= asNodeError(this, error, job.itemIndex);
+				const nodeError = asNodeError(this, error, job.itemIndex);
+				outcome.error ??= nodeError;
 				if (!continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
-				else outcome.outputs[slots.get(job)!] = errorItem(asNodeError(this, error, job.itemIndex), job.itemIndex);
+				else outcome.outputs[slots.get(job)!] = errorItem(nodeError, job.itemIndex);
 			}
 		},
 	);
