@@ -51,7 +51,7 @@ describe('ci.yml', () => {
 			expect.arrayContaining([
 				'.ci/run',
 				'npm run lint',
-				'npx --no-install n8n-node lint',
+				'npx n8n-node lint',
 				'npm run scan',
 			]),
 		);
