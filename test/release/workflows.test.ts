@@ -48,12 +48,7 @@ describe('ci.yml', () => {
 		expect(ci.jobs.test.strategy.matrix.node).toEqual([20, 22, 24]);
 		expect(ci.jobs.test.container).toBe('node:${{ matrix.node }}-bookworm');
 		expect(runs(ci.jobs.test)).toEqual(
-			expect.arrayContaining([
-				'.ci/run',
-				'npm run lint',
-				'npx n8n-node lint',
-				'npm run scan',
-			]),
+			expect.arrayContaining(['.ci/run', 'npm run lint', 'npx n8n-node lint', 'npm run scan']),
 		);
 	});
 
