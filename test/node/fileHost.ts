@@ -37,7 +37,11 @@ let endlessSent = 0;
 export const serve = {
 	/** A file with Content-Length (or chunked with `{ length: false }`). */
 	file:
-		(bytes: Buffer, type = 'application/octet-stream', extra: { length?: boolean; headers?: Record<string, string> } = {}): Handler =>
+		(
+			bytes: Buffer,
+			type = 'application/octet-stream',
+			extra: { length?: boolean; headers?: Record<string, string> } = {},
+		): Handler =>
 		(_req, res) => {
 			const headers: Record<string, string | number> = { 'Content-Type': type, ...extra.headers };
 			if (extra.length !== false) headers['Content-Length'] = bytes.length;
@@ -84,12 +88,24 @@ export const serve = {
 		(bytes: Buffer, declared: number, type = 'image/jpeg'): Handler =>
 		(_req, res) => {
 			res.writeHead(200, { 'Content-Type': type, 'Content-Length': declared });
-			res.write(bytes, () => setTimeout(() => res.socket?.destroy(), 20));
+			res.write(bytes, () => setTimeout(() => res.socket?.destroy(), 200));
+		},
+	/** Chunked (no Content-Length): sends `bytes`, then breaks the connection. */
+	dropChunked:
+		(bytes: Buffer, type = 'image/jpeg'): Handler =>
+		(_req, res) => {
+			res.writeHead(200, { 'Content-Type': type });
+			res.write(bytes, () => setTimeout(() => res.socket?.destroy(), 200));
 		},
 	html:
 		(text: string): Handler =>
 		(_req, res) =>
-			void res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(text) }).end(text),
+			void res
+				.writeHead(200, {
+					'Content-Type': 'text/html; charset=utf-8',
+					'Content-Length': Buffer.byteLength(text),
+				})
+				.end(text),
 };
 
 export async function startFileHost(): Promise<FileHost> {
@@ -97,7 +113,10 @@ export async function startFileHost(): Promise<FileHost> {
 	const requests: HostRequest[] = [];
 	const server: Server = createServer((req, res) => {
 		const absolute = /^https?:\/\//i.test(req.url ?? '');
-		const target = new URL(req.url ?? '/', absolute ? undefined : `http://${req.headers.host ?? '127.0.0.1'}`);
+		const target = new URL(
+			req.url ?? '/',
+			absolute ? undefined : `http://${req.headers.host ?? '127.0.0.1'}`,
+		);
 		const path = `${target.pathname}${target.search}`;
 		requests.push({ method: req.method ?? '', path, host: target.host });
 		const handler = routes.get(path) ?? routes.get(target.pathname);
@@ -111,7 +130,10 @@ export async function startFileHost(): Promise<FileHost> {
 		requests,
 		endlessBytesSent: () => endlessSent,
 		route: (path, handler) => void routes.set(path, handler),
-		gets: (path) => requests.filter((r) => r.method === 'GET' && (r.path === path || r.path.split('?')[0] === path)).length,
+		gets: (path) =>
+			requests.filter(
+				(r) => r.method === 'GET' && (r.path === path || r.path.split('?')[0] === path),
+			).length,
 		reset: () => {
 			requests.length = 0;
 			endlessSent = 0;

@@ -14,8 +14,8 @@ export interface DownloadRefusal {
 }
 
 const MIB = 1024 * 1024;
-const AGAIN =
-	'The server of the File URL stopped sending the file. Run the workflow again; if it persists, check that server.';
+const STOPPED = 'The server of the File URL stopped sending the file';
+const AGAIN = 'Run the workflow again; if it persists, check that server.';
 
 export function formatSize(bytes: number): string {
 	return bytes >= MIB ? `${Math.round((bytes / MIB) * 10) / 10} MB` : `${bytes} bytes`;
@@ -66,10 +66,10 @@ export function failedRequest(url: string, error: unknown): DownloadRefusal {
 		};
 	}
 	const { networkCode } = networkFailure('download', error);
+	// the code stays out of the message: n8n swaps a message naming ECONNREFUSED & co. for a generic one
 	return {
-		reason: `could not download "${url}": no answer from its server (${networkCode})`,
-		description:
-			'Check that the File URL is right and that its server is reachable from the machine n8n runs on.',
+		reason: `could not download "${url}": its server did not answer`,
+		description: `No answer came back (${networkCode}). Check that the File URL is right and that its server is reachable from the machine n8n runs on.`,
 	};
 }
 
@@ -98,14 +98,14 @@ export function tooLarge(url: string, maxBytes: number, sent: string): DownloadR
 export function brokeOff(url: string, error: unknown, received: number): DownloadRefusal {
 	const { networkCode } = networkFailure('download', error);
 	return {
-		reason: `could not download "${url}": the download broke off after ${formatSize(received)} (${networkCode})`,
-		description: AGAIN,
+		reason: `could not download "${url}": the download broke off after ${formatSize(received)}`,
+		description: `${STOPPED} (${networkCode}). ${AGAIN}`,
 	};
 }
 
 export function cutShort(url: string, size: number, length: number): DownloadRefusal {
 	return {
 		reason: `could not download "${url}": the download ended after ${formatSize(size)} of ${formatSize(length)}`,
-		description: AGAIN,
+		description: `${STOPPED}. ${AGAIN}`,
 	};
 }
