@@ -9,15 +9,17 @@ import {
 	cutShort,
 	failedRequest,
 	formatSize,
+	stalled,
 	tooLarge,
 } from './downloadRefusals';
+import { watchDownload } from './downloadWatch';
 import type { BinaryStream } from './upload';
 
 export type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
 
 /** Redirects followed at most, each one checked like the first address. */
 export const MAX_REDIRECTS = 10;
-/** No answer (headers or body bytes) for this long ends a download. */
+/** No answer (headers, then body bytes) for this long ends a download. */
 export const DOWNLOAD_IDLE_TIMEOUT_MS = 60_000;
 
 /** A file downloaded once into n8n's binary store. */
@@ -72,28 +74,6 @@ async function getOnce(ctx: IExecuteFunctions, url: string): Promise<IN8nHttpFul
 	})) as IN8nHttpFullResponse;
 }
 
-/**
- * Counts the bytes a stream receives, whoever reads it (n8n's binary store), and stops it once they
- * pass `maxBytes`: the bytes it already buffered, then every chunk its source pushes.
- */
-function limitBytes(stream: BinaryStream, maxBytes: number) {
-	const state = { received: stream.readableLength, tooLarge: false };
-	const stop = () => {
-		state.tooLarge = true;
-		stream.destroy(new Error(`The file is larger than ${formatSize(maxBytes)}`));
-	};
-	const push = stream.push.bind(stream);
-	stream.push = (chunk: unknown, encoding?: BufferEncoding) => {
-		if (chunk !== null && chunk !== undefined)
-			state.received += (chunk as { length: number }).length;
-		if (state.received <= maxBytes) return push(chunk, encoding);
-		if (!state.tooLarge) stop();
-		return false;
-	};
-	if (state.received > maxBytes) stop();
-	return state;
-}
-
 /** Stores a 2xx answer's body, within the size limit. */
 async function store(
 	ctx: IExecuteFunctions,
@@ -119,19 +99,21 @@ async function store(
 	}
 	const contentType = header(headers, 'content-type')?.split(';')[0].trim() || undefined;
 	const fileName = fileNameFromDisposition(header(headers, 'content-disposition'));
-	const counter = limitBytes(stream, limits.maxBytes);
+	const watch = watchDownload(stream, limits.maxBytes, DOWNLOAD_IDLE_TIMEOUT_MS);
 	const overLimit = () =>
-		tooLarge(url, limits.maxBytes, `sent more; stopped after ${formatSize(counter.received)}`);
+		tooLarge(url, limits.maxBytes, `sent more; stopped after ${formatSize(watch.received)}`);
 	let binary: IBinaryData;
 	try {
 		binary = await ctx.helpers.prepareBinaryData(stream, fileName, contentType);
 	} catch (error) {
-		return {
-			ok: false,
-			refusal: counter.tooLarge ? overLimit() : brokeOff(url, error, counter.received),
-		};
+		if (watch.stopped === 'tooLarge') return { ok: false, refusal: overLimit() };
+		if (watch.stopped === 'stalled')
+			return { ok: false, refusal: stalled(url, watch.received, DOWNLOAD_IDLE_TIMEOUT_MS) };
+		return { ok: false, refusal: brokeOff(url, error, watch.received) };
+	} finally {
+		watch.end();
 	}
-	if (counter.tooLarge) return { ok: false, refusal: overLimit() };
+	if (watch.stopped === 'tooLarge') return { ok: false, refusal: overLimit() };
 	const size = binary.id
 		? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.from(binary.data, 'base64').length;

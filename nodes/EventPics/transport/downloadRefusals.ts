@@ -109,3 +109,10 @@ export function cutShort(url: string, size: number, length: number): DownloadRef
 		description: `${STOPPED}. ${AGAIN}`,
 	};
 }
+
+export function stalled(url: string, received: number, idleMs: number): DownloadRefusal {
+	return {
+		reason: `could not download "${url}": no data came for ${Math.round(idleMs / 1000)} s after ${formatSize(received)}`,
+		description: `${STOPPED}. ${AGAIN}`,
+	};
+}
