@@ -346,6 +346,31 @@ describe('Misleading errors of a failing file URL', () => {
 	});
 });
 
+describe('Secrets in the File URL', () => {
+	it('a user name and password in the File URL are not echoed in errors or output', async () => {
+		const withPassword = (path: string) =>
+			`${host.url.replace('http://', 'http://agent:s3cr3t-pass@')}${path}`;
+		const failed = await runEventPics({
+			emu,
+			parameters: fromUrl(withPassword('/missing.jpg'), { allowInternalAddresses: true }),
+		});
+		expect(failed.nodeError?.message).toBe(
+			`Item 0 could not download "${host.url}/missing.jpg": its server answered 404`,
+		);
+		const { items } = await runEventPics({
+			emu,
+			parameters: fromUrl(withPassword('/photo.jpg'), { allowInternalAddresses: true }),
+		});
+		expect(items[0].json.url).toBe(`${host.url}/photo.jpg`);
+		const shown = [
+			JSON.stringify(items.map((item) => item.json)),
+			failed.nodeError?.message,
+			failed.nodeError?.description,
+		];
+		expect(shown.join('\n')).not.toContain('s3cr3t-pass');
+	});
+});
+
 describe('Contents: error pages, login pages and secrets are not uploaded as photos', () => {
 	const LOGIN =
 		'<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><form>...</form></body></html>';

@@ -9,6 +9,7 @@ import {
 	cutShort,
 	failedRequest,
 	formatSize,
+	shownUrl,
 	stalled,
 	tooLarge,
 } from './downloadRefusals';
@@ -77,10 +78,11 @@ async function getOnce(ctx: IExecuteFunctions, url: string): Promise<IN8nHttpFul
 /** Stores a 2xx answer's body, within the size limit. */
 async function store(
 	ctx: IExecuteFunctions,
-	url: string,
+	address: URL,
 	response: IN8nHttpFullResponse,
 	limits: DownloadLimits,
 ): Promise<DownloadResult> {
+	const url = shownUrl(address);
 	const headers = (response.headers ?? {}) as Record<string, unknown>;
 	const stream = response.body as BinaryStream;
 	const encoded = header(headers, 'content-encoding');
@@ -140,20 +142,20 @@ export async function downloadToStore(
 		try {
 			response = await getOnce(ctx, url.href);
 		} catch (error) {
-			return { ok: false, refusal: failedRequest(url.href, error) };
+			return { ok: false, refusal: failedRequest(shownUrl(url), error) };
 		}
 		const location = header((response.headers ?? {}) as Record<string, unknown>, 'location');
 		if (!REDIRECT_STATUSES.has(response.statusCode) || !location) {
 			if (response.statusCode >= 200 && response.statusCode <= 299)
-				return await store(ctx, url.href, response, limits);
+				return await store(ctx, url, response, limits);
 			(response.body as BinaryStream).destroy();
-			return { ok: false, refusal: badStatus(url.href, response.statusCode) };
+			return { ok: false, refusal: badStatus(shownUrl(url), response.statusCode) };
 		}
 		(response.body as BinaryStream).destroy();
 		if (redirects >= MAX_REDIRECTS) {
 			return {
 				ok: false,
-				refusal: badRedirect(address.href, `redirects more than ${MAX_REDIRECTS} times`),
+				refusal: badRedirect(shownUrl(address), `redirects more than ${MAX_REDIRECTS} times`),
 			};
 		}
 		try {
@@ -162,7 +164,7 @@ export async function downloadToStore(
 			return {
 				ok: false,
 				refusal: badRedirect(
-					address.href,
+					shownUrl(address),
 					`redirects to something that is not an address (${location.slice(0, 200)})`,
 				),
 			};

@@ -17,6 +17,15 @@ const MIB = 1024 * 1024;
 const STOPPED = 'The server of the File URL stopped sending the file';
 const AGAIN = 'Run the workflow again; if it persists, check that server.';
 
+/** An address as shown in errors and output: without a user name or password it may carry. */
+export function shownUrl(url: URL): string {
+	if (!url.username && !url.password) return url.href;
+	const copy = new URL(url.href);
+	copy.username = '';
+	copy.password = '';
+	return copy.href;
+}
+
 export function formatSize(bytes: number): string {
 	return bytes >= MIB ? `${Math.round((bytes / MIB) * 10) / 10} MB` : `${bytes} bytes`;
 }
@@ -43,7 +52,7 @@ export function checkAddress(
 	const hop = redirects === 0 ? '' : `(after ${redirects} redirect${redirects > 1 ? 's' : ''}) `;
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		return {
-			reason: `has a File URL ${hop}that is not http(s): "${url.href}"`,
+			reason: `has a File URL ${hop}that is not http(s): "${shownUrl(url)}"`,
 			description: 'Set "File URL" to the http(s) address of the file.',
 		};
 	}

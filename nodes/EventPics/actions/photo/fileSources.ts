@@ -5,6 +5,7 @@ import type { ResolvedBinary } from '../../helpers/binary';
 import { resolveBinary } from '../../helpers/binary';
 import type { DownloadLimits } from '../../transport/download';
 import { downloadToStore } from '../../transport/download';
+import { shownUrl } from '../../transport/downloadRefusals';
 import type { Failure } from '../../transport/types';
 import type { UploadBody } from '../../transport/upload';
 
@@ -132,7 +133,7 @@ export async function urlSource(
 	if (size === 0) {
 		return {
 			ok: false,
-			reason: `has a File URL whose file is empty (0 bytes): "${url.href}"`,
+			reason: `has a File URL whose file is empty (0 bytes): "${shownUrl(url)}"`,
 			failure: {
 				step: 'download',
 				summary: 'Check the File URL: an empty file cannot be uploaded.',
@@ -145,6 +146,6 @@ export async function urlSource(
 		id ? await ctx.helpers.getBinaryStream(id) : buffer!;
 	return {
 		ok: true,
-		sources: [{ origin: url.href, kind: 'url', fileName: name, mimeType: contentType, size, open }],
+		sources: [{ origin: shownUrl(url), kind: 'url', fileName: name, mimeType: contentType, size, open }],
 	};
 }
