@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { albumLocator, eventLocator } from '../descriptions';
-import { DEFAULT_MAX_FILE_SIZE_MB } from './fileSources';
+import { allowOptions, maxFileSizeOption } from './contentOptions.description';
 
 const show = { resource: ['photo'], operation: ['upload'] };
 
@@ -115,23 +115,7 @@ export const uploadDescription: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
-			{
-				displayName: 'Allow Files That Are Not Photos or Videos',
-				name: 'allowOtherTypes',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to upload files whose type is neither a photo (image/*) nor a video (video/*), and files whose content is text or HTML, instead of refusing them',
-			},
-			{
-				displayName: 'Allow Internal Addresses',
-				name: 'allowInternalAddresses',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether the File URL may point to this machine or a private network (localhost, 127.0.0.1, 10.x, 192.168.x, 169.254.x, fc00::/7, ...). Off by default so that a workflow or an AI agent cannot fetch internal files; turn on only for local set-ups you trust.',
-				displayOptions: { show: { '/source': ['url'] } },
-			},
+			...allowOptions,
 			{
 				displayName: 'Concurrent Uploads',
 				name: 'concurrency',
@@ -168,16 +152,7 @@ export const uploadDescription: INodeProperties[] = [
 				description:
 					'How many times one upload is tried when EventPics answers 5xx or 429 or the connection breaks. A 429 that says when to come back (Retry-After) only uses up Max Total Wait.',
 			},
-			{
-				displayName: 'Max File Size (MB)',
-				name: 'maxFileSizeMb',
-				type: 'number',
-				default: DEFAULT_MAX_FILE_SIZE_MB,
-				typeOptions: { minValue: 1, maxValue: 1048576 },
-				description:
-					'Largest file the URL source downloads, in MiB. A larger Content-Length is refused before reading; an answer without one is stopped when it passes the limit.',
-				displayOptions: { show: { '/source': ['url'] } },
-			},
+			maxFileSizeOption,
 			{
 				displayName: 'Max Total Wait (Seconds)',
 				name: 'maxTotalWaitSeconds',
