@@ -205,6 +205,14 @@ describe('Photo > Upload from a URL: one download per file', () => {
 		expect(emu.uploads[0].sha256).toBe(sha256(booth));
 	});
 
+	it('refuses an empty file before asking for an upload address', async () => {
+		host.route('/empty.jpg', serve.file(Buffer.alloc(0), 'image/jpeg'));
+		const { nodeError } = await runEventPics({ emu, parameters: fromUrl('/empty.jpg') });
+		expect(nodeError?.message).toBe(`Item 0 has a File URL whose file is empty (0 bytes): "${host.url}/empty.jpg"`);
+		expect(nodeError?.description).toBe('Check the File URL: an empty file cannot be uploaded.');
+		expect(emu.requests.filter((r) => r.url.startsWith('/getuploadurl'))).toHaveLength(0);
+	});
+
 	it('follows a redirect once and names the file after the address given', async () => {
 		host.route('/share/abc', serve.redirect('/files/9f8e7d.jpg', 302));
 		host.route('/files/9f8e7d.jpg', serve.file(booth, 'image/jpeg'));
