@@ -116,8 +116,15 @@ describe('example: AI agent with EventPics tools', () => {
 		]);
 	});
 
+	/** The upload tool of the example; the test's file host is on 127.0.0.1, which needs the option. */
+	function uploadTool(allowInternalAddresses: boolean): AgentTool {
+		const node = nodeNamed(workflow, 'Upload photo from URL');
+		if (!allowInternalAddresses) return agentTool(node);
+		return agentTool({ ...node, parameters: { ...node.parameters, options: { allowInternalAddresses: true } } });
+	}
+
 	it('offers "Upload photo from URL" with the event, album and address as arguments; it uploads the file', async () => {
-		const tool = agentTool(nodeNamed(workflow, 'Upload photo from URL'));
+		const tool = uploadTool(true);
 		expect(Object.keys(tool.schema.shape).sort()).toEqual(['albumId', 'fileUrl', 'linkId']);
 
 		const answer = JSON.parse(
@@ -146,6 +153,14 @@ describe('example: AI agent with EventPics tools', () => {
 				sha256: createHash('sha256').update(readFileSync(PHOTO)).digest('hex'),
 			}),
 		]);
+	});
+
+	it('as shipped, refuses an address on this machine (the agent cannot read internal files)', async () => {
+		const tool = uploadTool(false);
+		await expect(
+			tool.invoke({ linkId: 'wedding-anna-ben', albumId: 'ceremony', fileUrl: `${filesUrl}/cake.jpg` }),
+		).rejects.toThrow(/^Item 0 has a File URL that points into an internal network: "127\.0\.0\.1:\d+" is a loopback address$/);
+		expect(emu.uploads).toHaveLength(0);
 	});
 
 	it('refuses a call without the address before anything is sent, as the agent would see it', async () => {

@@ -1,6 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { FileHost } from './fileHost';
+import { serve, startFileHost } from './fileHost';
 
 import type { Emulator } from './fixture';
 import { binaryFromBuffer, fromList, runEventPics, startEmulator, uploadParameters } from './fixture';
@@ -67,9 +72,11 @@ describe('Photo > Upload from a URL', () => {
 	let files: Server;
 	let filesUrl: string;
 	const photo = randomBytes(300_000);
+	const gets: string[] = [];
 	beforeAll(async () => {
 		emu = await startEmulator();
 		files = createServer((req, res) => {
+			gets.push(req.url ?? '');
 			if (req.url === '/photos/booth-7.jpg') {
 				res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': photo.length });
 				res.end(photo);
@@ -96,10 +103,15 @@ describe('Photo > Upload from a URL', () => {
 		await emu.close();
 		await new Promise((resolve) => files.close(resolve));
 	});
-	beforeEach(() => emu.reset());
+	beforeEach(() => {
+		emu.reset();
+		gets.length = 0;
+	});
+	// the file host is on 127.0.0.1, which the URL source refuses unless told otherwise
+	const fromUrl = (extra: object) => upload({ source: 'url', options: { allowInternalAddresses: true }, ...extra });
 
-	it('streams a file with a known size straight into the PUT', async () => {
-		const { items } = await runEventPics({ emu, parameters: upload({ source: 'url', fileUrl: `${filesUrl}/photos/booth-7.jpg` }) });
+	it('downloads a file with a known size and uploads it', async () => {
+		const { items } = await runEventPics({ emu, parameters: fromUrl({ fileUrl: `${filesUrl}/photos/booth-7.jpg` }) });
 		expect(items[0].json).toMatchObject({
 			url: `${filesUrl}/photos/booth-7.jpg`,
 			fileName: 'booth-7.jpg',
@@ -111,34 +123,103 @@ describe('Photo > Upload from a URL', () => {
 	});
 
 	it('learns the size of a file sent without Content-Length by storing it first', async () => {
-		const { items } = await runEventPics({ emu, parameters: upload({ source: 'url', fileUrl: `${filesUrl}/stream` }) });
+		const { items } = await runEventPics({ emu, parameters: fromUrl({ fileUrl: `${filesUrl}/stream` }) });
 		expect(items[0].json).toMatchObject({ fileName: 'stream.png', contentType: 'image/png', bytes: photo.length });
 		expect(emu.uploads[0].sha256).toBe(sha256(photo));
 	});
 
 	it('takes the name from Content-Disposition (filename* first)', async () => {
-		const { items } = await runEventPics({ emu, parameters: upload({ source: 'url', fileUrl: `${filesUrl}/download?id=42` }) });
+		const { items } = await runEventPics({ emu, parameters: fromUrl({ fileUrl: `${filesUrl}/download?id=42` }) });
 		expect(items[0].json).toMatchObject({ fileName: 'Tanz 💃.heic', contentType: 'image/heic' });
 	});
 
-	it('downloads again for a retry', async () => {
+	it('sends the one downloaded copy again for a retry, without a second download', async () => {
 		emu.addFault({ endpoint: 'put', kind: 'status', status: 500, times: 1 });
-		const { items } = await runEventPics({ emu, parameters: upload({ source: 'url', fileUrl: `${filesUrl}/photos/booth-7.jpg` }) });
+		const { items } = await runEventPics({ emu, parameters: fromUrl({ fileUrl: `${filesUrl}/photos/booth-7.jpg` }) });
 		expect(items[0].json).toMatchObject({ attempts: 2, bytes: photo.length });
 		expect(emu.uploads).toHaveLength(1);
 		expect(emu.uploads[0].sha256).toBe(sha256(photo));
+		expect(gets).toEqual(['/photos/booth-7.jpg']);
 	});
 
 	it('says which URL failed and how', async () => {
-		const { nodeError } = await runEventPics({ emu, parameters: upload({ source: 'url', fileUrl: `${filesUrl}/missing.jpg` }) });
-		expect(nodeError?.message).toBe(`Item 0 could not download "${filesUrl}/missing.jpg"`);
-		expect(nodeError?.description).toBe('Downloading the file from its URL answered 404');
+		const { nodeError } = await runEventPics({ emu, parameters: fromUrl({ fileUrl: `${filesUrl}/missing.jpg` }) });
+		expect(nodeError?.message).toBe(`Item 0 could not download "${filesUrl}/missing.jpg": its server answered 404`);
+		expect(nodeError?.description).toBe('Check that the File URL is right and that the file is reachable without logging in.');
 	});
 
 	it('refuses what is not an http(s) address', async () => {
-		const { nodeError } = await runEventPics({ emu, parameters: upload({ source: 'url', fileUrl: 'file:///etc/passwd' }) });
+		const { nodeError } = await runEventPics({ emu, parameters: fromUrl({ fileUrl: 'file:///etc/passwd' }) });
 		expect(nodeError?.message).toBe('Item 0 has a File URL that is not http(s): "file:///etc/passwd"');
 		expect(emu.requests.filter((r) => r.url.startsWith('/getuploadurl'))).toHaveLength(0);
+	});
+});
+
+describe('Photo > Upload from a URL: one download per file', () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { clearDedupStore } = require('../engine');
+	const booth = readFileSync(join(__dirname, '..', 'demo', 'samples', 'booth-0001.jpg'));
+	let emu: Emulator;
+	let host: FileHost;
+	beforeAll(async () => {
+		emu = await startEmulator();
+		host = await startFileHost();
+		host.route('/booth.jpg', serve.file(booth, 'image/jpeg'));
+		host.route('/chunked.jpg', serve.file(booth, 'image/jpeg', { length: false }));
+	});
+	afterAll(async () => {
+		await emu.close();
+		await host.close();
+	});
+	beforeEach(() => {
+		emu.reset();
+		host.reset();
+		clearDedupStore();
+	});
+	const fromUrl = (path: string, options: object = {}, extra: object = {}) =>
+		upload({ source: 'url', fileUrl: `${host.url}${path}`, options: { allowInternalAddresses: true, ...options }, ...extra });
+
+	it.each([
+		['default settings (EXIF on)', '/booth.jpg', {}, {}],
+		['Taken At not sent', '/booth.jpg', {}, { takenAtMode: 'none' }],
+		['Skip Files Uploaded Before', '/booth.jpg', { skipDuplicates: true }, {}],
+		['Skip Files Uploaded Before, no Content-Length', '/chunked.jpg', { skipDuplicates: true }, {}],
+	])('fetches the file exactly once: %s', async (_name, path, options, extra) => {
+		const { items } = await runEventPics({ emu, parameters: fromUrl(path, options, extra) });
+		expect(items[0].json).toMatchObject({ statusCode: 200, bytes: booth.length });
+		expect(host.gets(path)).toBe(1);
+		expect(emu.uploads[0].sha256).toBe(sha256(booth));
+	});
+
+	it('reads EXIF, hashes and uploads the same single download', async () => {
+		const { items } = await runEventPics({ emu, parameters: fromUrl('/booth.jpg', { skipDuplicates: true }) });
+		expect(items[0].json).toMatchObject({ takenAtSource: 'exif', dedupeKey: `wedding-anna-ben/booth/sha256:${sha256(booth)}` });
+		expect(host.gets('/booth.jpg')).toBe(1);
+	});
+
+	it('uploads from a one-time link (a second GET would get 404)', async () => {
+		host.route('/once.jpg', serve.once(booth, 'image/jpeg'));
+		const { items, nodeError } = await runEventPics({ emu, parameters: fromUrl('/once.jpg', { skipDuplicates: true }) });
+		expect(nodeError).toBeUndefined();
+		expect(items[0].json).toMatchObject({ fileName: 'once.jpg', statusCode: 200, takenAtSource: 'exif' });
+		expect(emu.uploads[0].sha256).toBe(sha256(booth));
+	});
+
+	it('refuses an empty file before asking for an upload address', async () => {
+		host.route('/empty.jpg', serve.file(Buffer.alloc(0), 'image/jpeg'));
+		const { nodeError } = await runEventPics({ emu, parameters: fromUrl('/empty.jpg') });
+		expect(nodeError?.message).toBe(`Item 0 has a File URL whose file is empty (0 bytes): "${host.url}/empty.jpg"`);
+		expect(nodeError?.description).toBe('Check the File URL: an empty file cannot be uploaded.');
+		expect(emu.requests.filter((r) => r.url.startsWith('/getuploadurl'))).toHaveLength(0);
+	});
+
+	it('follows a redirect once and names the file after the address given', async () => {
+		host.route('/share/abc', serve.redirect('/files/9f8e7d.jpg', 302));
+		host.route('/files/9f8e7d.jpg', serve.file(booth, 'image/jpeg'));
+		const { items } = await runEventPics({ emu, parameters: fromUrl('/share/abc') });
+		expect(items[0].json).toMatchObject({ fileName: 'abc.jpg', contentType: 'image/jpeg' });
+		expect(items[0].json.typeFromContent).toBeUndefined();
+		expect(host.requests.map((r) => r.path)).toEqual(['/share/abc', '/files/9f8e7d.jpg']);
 	});
 });
 

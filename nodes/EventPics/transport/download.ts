@@ -1,18 +1,43 @@
-import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { httpFailure, networkFailure } from './failures';
+import type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
+import {
+	badRedirect,
+	badStatus,
+	brokeOff,
+	checkAddress,
+	cutShort,
+	failedRequest,
+	formatSize,
+	shownUrl,
+	stalled,
+	tooLarge,
+} from './downloadRefusals';
+import { watchDownload } from './downloadWatch';
 import type { BinaryStream } from './upload';
-import type { Result } from './types';
 
-export interface Download {
-	stream: BinaryStream;
-	statusCode: number;
-	/** Content-Length, when the server gave it. */
-	size?: number;
+export type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
+
+/** Redirects followed at most, each one checked like the first address. */
+export const MAX_REDIRECTS = 10;
+/** No answer (headers, then body bytes) for this long ends a download. */
+export const DOWNLOAD_IDLE_TIMEOUT_MS = 60_000;
+
+/** A file downloaded once into n8n's binary store. */
+export interface StoredDownload {
+	/** The address the file came from, after redirects. */
+	finalUrl: string;
+	binary: IBinaryData;
+	size: number;
 	contentType?: string;
 	/** File name from Content-Disposition, when the server gave one. */
 	fileName?: string;
 }
+
+export type DownloadResult =
+	{ ok: true; value: StoredDownload } | { ok: false; refusal: DownloadRefusal };
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 function header(headers: Record<string, unknown>, name: string): string | undefined {
 	const value = headers[name];
@@ -35,39 +60,114 @@ export function fileNameFromDisposition(disposition: string | undefined): string
 	return plain ? (plain[2] ?? plain[1]).trim() : undefined;
 }
 
-/** GET an http(s) address as a stream (redirects followed: a GET has no body to replay). */
-export async function openDownload(ctx: IExecuteFunctions, url: string): Promise<Result<Download>> {
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await ctx.helpers.httpRequest({
-			method: 'GET',
-			url,
-			// an uncompressed answer, so that Content-Length is the size of the file
-			headers: { 'Accept-Encoding': 'identity' },
-			encoding: 'stream',
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		})) as IN8nHttpFullResponse;
-	} catch (error) {
-		return { ok: false, failure: { ...networkFailure('download', error) } };
-	}
+/** One GET, redirects not followed (each hop is checked by the caller). */
+async function getOnce(ctx: IExecuteFunctions, url: string): Promise<IN8nHttpFullResponse> {
+	return (await ctx.helpers.httpRequest({
+		method: 'GET',
+		url,
+		// an uncompressed answer, so that Content-Length is the size of the file
+		headers: { 'Accept-Encoding': 'identity' },
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		timeout: DOWNLOAD_IDLE_TIMEOUT_MS,
+	})) as IN8nHttpFullResponse;
+}
+
+/** Stores a 2xx answer's body, within the size limit. */
+async function store(
+	ctx: IExecuteFunctions,
+	address: URL,
+	response: IN8nHttpFullResponse,
+	limits: DownloadLimits,
+): Promise<DownloadResult> {
+	const url = shownUrl(address);
 	const headers = (response.headers ?? {}) as Record<string, unknown>;
 	const stream = response.body as BinaryStream;
-	if (response.statusCode < 200 || response.statusCode > 299) {
-		stream.destroy();
-		return { ok: false, failure: httpFailure('download', { statusCode: response.statusCode, headers, body: '' }) };
-	}
-	const length = Number(header(headers, 'content-length'));
 	const encoded = header(headers, 'content-encoding');
-	return {
-		ok: true,
-		value: {
-			stream,
-			statusCode: response.statusCode,
-			// a compressed answer's Content-Length is not the size of the file it unpacks to
-			size: Number.isSafeInteger(length) && length >= 0 && (!encoded || encoded === 'identity') ? length : undefined,
-			contentType: header(headers, 'content-type')?.split(';')[0].trim() || undefined,
-			fileName: fileNameFromDisposition(header(headers, 'content-disposition')),
-		},
-	};
+	const declared = Number(header(headers, 'content-length'));
+	// a compressed answer's Content-Length is not the size of the file it unpacks to
+	const length =
+		Number.isSafeInteger(declared) && declared >= 0 && (!encoded || encoded === 'identity')
+			? declared
+			: undefined;
+	if (length !== undefined && length > limits.maxBytes) {
+		stream.destroy();
+		return {
+			ok: false,
+			refusal: tooLarge(url, limits.maxBytes, `announces ${formatSize(length)} (Content-Length)`),
+		};
+	}
+	const contentType = header(headers, 'content-type')?.split(';')[0].trim() || undefined;
+	const fileName = fileNameFromDisposition(header(headers, 'content-disposition'));
+	const watch = watchDownload(stream, limits.maxBytes, DOWNLOAD_IDLE_TIMEOUT_MS);
+	const overLimit = () =>
+		tooLarge(url, limits.maxBytes, `sent more; stopped after ${formatSize(watch.received)}`);
+	let binary: IBinaryData;
+	try {
+		binary = await ctx.helpers.prepareBinaryData(stream, fileName, contentType);
+	} catch (error) {
+		if (watch.stopped === 'tooLarge') return { ok: false, refusal: overLimit() };
+		if (watch.stopped === 'stalled')
+			return { ok: false, refusal: stalled(url, watch.received, DOWNLOAD_IDLE_TIMEOUT_MS) };
+		return { ok: false, refusal: brokeOff(url, error, watch.received) };
+	} finally {
+		watch.end();
+	}
+	if (watch.stopped === 'tooLarge') return { ok: false, refusal: overLimit() };
+	const size = binary.id
+		? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
+		: Buffer.from(binary.data, 'base64').length;
+	if (length !== undefined && size !== length)
+		return { ok: false, refusal: cutShort(url, size, length) };
+	return { ok: true, value: { finalUrl: url, binary, size, contentType, fileName } };
+}
+
+/**
+ * Downloads an http(s) address once into n8n's binary store. Follows redirects itself, so that every
+ * hop is checked (internal addresses refused unless allowed, at most MAX_REDIRECTS), and never stores
+ * more than `limits.maxBytes`: refused by Content-Length before reading, stopped while reading.
+ */
+export async function downloadToStore(
+	ctx: IExecuteFunctions,
+	address: URL,
+	limits: DownloadLimits,
+): Promise<DownloadResult> {
+	let url = address;
+	for (let redirects = 0; ; redirects++) {
+		const refused = checkAddress(url, limits, redirects);
+		if (refused) return { ok: false, refusal: refused };
+		let response: IN8nHttpFullResponse;
+		try {
+			response = await getOnce(ctx, url.href);
+		} catch (error) {
+			return { ok: false, refusal: failedRequest(shownUrl(url), error) };
+		}
+		const location = header((response.headers ?? {}) as Record<string, unknown>, 'location');
+		if (!REDIRECT_STATUSES.has(response.statusCode) || !location) {
+			if (response.statusCode >= 200 && response.statusCode <= 299)
+				return await store(ctx, url, response, limits);
+			(response.body as BinaryStream).destroy();
+			return { ok: false, refusal: badStatus(shownUrl(url), response.statusCode) };
+		}
+		(response.body as BinaryStream).destroy();
+		if (redirects >= MAX_REDIRECTS) {
+			return {
+				ok: false,
+				refusal: badRedirect(shownUrl(address), `redirects more than ${MAX_REDIRECTS} times`),
+			};
+		}
+		try {
+			url = new URL(location, url);
+		} catch {
+			return {
+				ok: false,
+				refusal: badRedirect(
+					shownUrl(address),
+					`redirects to something that is not an address (${location.slice(0, 200)})`,
+				),
+			};
+		}
+	}
 }

@@ -3,7 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ResolvedBinary } from '../../helpers/binary';
 import { resolveBinary } from '../../helpers/binary';
-import { openDownload } from '../../transport/download';
+import type { DownloadLimits } from '../../transport/download';
+import { downloadToStore } from '../../transport/download';
+import { shownUrl } from '../../transport/downloadRefusals';
 import type { Failure } from '../../transport/types';
 import type { UploadBody } from '../../transport/upload';
 
@@ -15,17 +17,20 @@ export interface FileSource {
 	fileName?: string;
 	mimeType?: string;
 	size: number;
+	/** Opens the file anew: for a look at its start, its content hash and each try of the PUT. */
 	open: () => Promise<UploadBody>;
-	/** Opens the file to read its start (EXIF, signature) without touching what `open` hands out. */
-	inspect: () => Promise<UploadBody>;
-	/** Releases what `open` did not hand out (an unread download). */
-	dispose?: () => void;
 }
 
-export type SourceLookup = { ok: true; sources: FileSource[] } | { ok: false; reason: string; failure?: Failure };
+export type SourceLookup =
+	{ ok: true; sources: FileSource[] } | { ok: false; reason: string; failure?: Failure };
 
 /** The binary field names asked for: a comma-separated list, or every field of the item. */
-export function binaryFieldNames(ctx: IExecuteFunctions, itemIndex: number, all: boolean, list: string): string[] {
+export function binaryFieldNames(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	all: boolean,
+	list: string,
+): string[] {
 	if (all) return Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
 	return list
 		.split(',')
@@ -34,7 +39,7 @@ export function binaryFieldNames(ctx: IExecuteFunctions, itemIndex: number, all:
 }
 
 function fromBinary(binary: ResolvedBinary): FileSource {
-	return { origin: binary.propertyName, kind: 'binary', inspect: binary.open, ...binary };
+	return { origin: binary.propertyName, kind: 'binary', ...binary };
 }
 
 export async function binarySources(
@@ -58,8 +63,42 @@ export async function binarySources(
 	return { ok: true, sources };
 }
 
+export const DEFAULT_MAX_FILE_SIZE_MB = 1024;
+const MAX_FILE_SIZE_MB_LIMIT = 1024 * 1024;
+
+/** The URL source's limits from the options, checked whatever an expression produced. */
+export function downloadLimits(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: { allowInternalAddresses?: unknown; maxFileSizeMb?: unknown },
+): DownloadLimits {
+	const megabytes = options.maxFileSizeMb ?? DEFAULT_MAX_FILE_SIZE_MB;
+	if (
+		typeof megabytes !== 'number' ||
+		!Number.isFinite(megabytes) ||
+		megabytes < 1 ||
+		megabytes > MAX_FILE_SIZE_MB_LIMIT
+	) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Max File Size (MB) of item ${itemIndex} must be a number from 1 to ${MAX_FILE_SIZE_MB_LIMIT} (it is ${typeof megabytes === 'string' ? JSON.stringify(megabytes) : String(megabytes)})`,
+			{
+				description: `Set Options > "Max File Size (MB)" to the largest file to download, e.g. ${DEFAULT_MAX_FILE_SIZE_MB}.`,
+				itemIndex,
+			},
+		);
+	}
+	return {
+		allowInternal: options.allowInternalAddresses === true,
+		maxBytes: Math.floor(megabytes * 1024 * 1024),
+	};
+}
+
 function fileNameFromUrl(url: URL): string | undefined {
-	const last = url.pathname.split('/').filter((part) => part !== '').pop();
+	const last = url.pathname
+		.split('/')
+		.filter((part) => part !== '')
+		.pop();
 	if (!last) return undefined;
 	try {
 		return decodeURIComponent(last);
@@ -69,88 +108,44 @@ function fileNameFromUrl(url: URL): string | undefined {
 }
 
 /**
- * A file behind an http(s) address, streamed into the PUT. Its size comes from Content-Length; when
- * the server gives none, the file is first stored in n8n's binary store to learn it.
+ * A file behind an http(s) address, downloaded once into n8n's binary store (every redirect hop
+ * checked, at most `limits.maxBytes`); the look at its start, its content hash and every try of the
+ * PUT then read that one stored copy.
  */
-export async function urlSource(ctx: IExecuteFunctions, address: string): Promise<SourceLookup> {
+export async function urlSource(
+	ctx: IExecuteFunctions,
+	address: string,
+	limits: DownloadLimits,
+): Promise<SourceLookup> {
 	let url: URL;
 	try {
 		url = new URL(address);
 	} catch {
 		return { ok: false, reason: `has a File URL that is not an address: "${address}"` };
 	}
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		return { ok: false, reason: `has a File URL that is not http(s): "${address}"` };
+	const downloaded = await downloadToStore(ctx, url, limits);
+	if (!downloaded.ok) {
+		const { reason, description } = downloaded.refusal;
+		return { ok: false, reason, failure: { step: 'download', summary: description } };
 	}
-	const first = await openDownload(ctx, url.href);
-	if (!first.ok) return { ok: false, reason: `could not download "${url.href}"`, failure: first.failure };
-	const download = first.value;
-	const fileName = download.fileName ?? fileNameFromUrl(url);
-
-	if (download.size === undefined) {
-		const stored = await ctx.helpers.prepareBinaryData(download.stream, fileName, download.contentType);
-		if (!stored.id) {
-			const buffer = Buffer.from(stored.data, 'base64');
-			return {
-				ok: true,
-				sources: [
-					{
-						origin: url.href,
-						kind: 'url',
-						fileName,
-						mimeType: download.contentType,
-						size: buffer.length,
-						open: async () => buffer,
-						inspect: async () => buffer,
-					},
-				],
-			};
-		}
-		const id = stored.id;
-		const metadata = await ctx.helpers.getBinaryMetadata(id);
+	const { binary, finalUrl, size, contentType, fileName } = downloaded.value;
+	const name = fileName ?? fileNameFromUrl(url) ?? fileNameFromUrl(new URL(finalUrl));
+	if (size === 0) {
 		return {
-			ok: true,
-			sources: [
-				{
-					origin: url.href,
-					kind: 'url',
-					fileName,
-					mimeType: download.contentType ?? metadata.mimeType,
-					size: metadata.fileSize,
-					open: async () => await ctx.helpers.getBinaryStream(id),
-					inspect: async () => await ctx.helpers.getBinaryStream(id),
-				},
-			],
+			ok: false,
+			reason: `has a File URL whose file is empty (0 bytes): "${shownUrl(url)}"`,
+			failure: {
+				step: 'download',
+				summary: 'Check the File URL: an empty file cannot be uploaded.',
+			},
 		};
 	}
-
-	// The first try sends the stream already open; a retry (or a look at the start) downloads again.
-	let pending: typeof download.stream | undefined = download.stream;
-	const size = download.size;
-	const downloadAgain = async (): Promise<UploadBody> => {
-		const again = await openDownload(ctx, url.href);
-		if (again.ok && again.value.size === size) return again.value.stream;
-		if (again.ok) again.value.stream.destroy();
-		throw new NodeOperationError(ctx.getNode(), `Downloading "${url.href}" again failed`, {
-			description: again.ok
-				? `The file changed size between two downloads (${size} bytes, then ${again.value.size ?? 'unknown'}).`
-				: again.failure.summary,
-		});
-	};
-	const open = async (): Promise<UploadBody> => {
-		if (!pending) return await downloadAgain();
-		const body = pending;
-		pending = undefined;
-		return body;
-	};
-	const dispose = () => {
-		pending?.destroy();
-		pending = undefined;
-	};
+	const id = binary.id;
+	const buffer = id ? undefined : Buffer.from(binary.data, 'base64');
+	const open = async (): Promise<UploadBody> =>
+		id ? await ctx.helpers.getBinaryStream(id) : buffer!;
 	return {
 		ok: true,
-		sources: [
-			{ origin: url.href, kind: 'url', fileName, mimeType: download.contentType, size, open, inspect: downloadAgain, dispose },
-		],
+		sources: [{ origin: shownUrl(url), kind: 'url', fileName: name, mimeType: contentType, size, open }],
 	};
 }

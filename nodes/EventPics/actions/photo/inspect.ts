@@ -1,36 +1,35 @@
 import type { ExifCaptureTime } from '../../helpers/exif';
 import { bufferSource, readCaptureTime, streamSource, toEpochMs } from '../../helpers/exif';
-import { contentMismatch, SNIFF_BYTES } from '../../helpers/sniff';
+import { SNIFF_BYTES } from '../../helpers/sniff';
 import type { FileSource } from './fileSources';
 
 export interface Inspection {
+	/** The first bytes of the file (SNIFF_BYTES at most): its format signature, or text. */
+	head: Uint8Array;
 	/** Capture time from EXIF, as Unix milliseconds, when asked for and found. */
 	takenAt?: number;
 	exif?: ExifCaptureTime;
-	/** The bytes say another format than the type the file is sent as. */
-	mismatch?: string;
 }
 
 /**
- * Reads the start of a file, once, for what was asked: its EXIF capture time (the reader stops as
- * soon as it has it, and never reads past 1 MiB) and its format signature (32 bytes).
+ * Reads the start of a file, once: its first bytes (what it is) and, when asked, its EXIF capture
+ * time (the reader stops as soon as it has it, and never reads past 1 MiB).
  */
 export async function inspectFile(
 	source: FileSource,
-	wants: { exif: boolean; sniff: boolean },
-	contentType: string,
-	fileName: string,
+	wantsExif: boolean,
 	timeZone: string,
 ): Promise<Inspection> {
-	if (!wants.exif && !wants.sniff) return {};
-	const body = await source.inspect();
+	const body = await source.open();
 	const stream = Buffer.isBuffer(body) ? undefined : streamSource(body);
 	const bytes = stream ?? bufferSource(body as Buffer);
 	try {
-		const result: Inspection = {};
-		if (wants.sniff) result.mismatch = contentMismatch(await bytes.read(0, SNIFF_BYTES), contentType, fileName);
-		if (wants.exif) {
-			const exif = await readCaptureTime(bytes, Buffer.isBuffer(body) ? { maxBytes: body.length } : undefined);
+		const result: Inspection = { head: await bytes.read(0, SNIFF_BYTES) };
+		if (wantsExif) {
+			const exif = await readCaptureTime(
+				bytes,
+				Buffer.isBuffer(body) ? { maxBytes: body.length } : undefined,
+			);
 			const takenAt = exif && toEpochMs(exif, timeZone);
 			if (exif && takenAt !== undefined) {
 				result.exif = exif;

@@ -5,7 +5,7 @@ import { parseTakenAt } from '../../helpers/takenAt';
 import type { Session } from '../session';
 import { findEvent } from '../session';
 import type { FileSource, SourceLookup } from './fileSources';
-import { binaryFieldNames, binarySources, urlSource } from './fileSources';
+import { binaryFieldNames, binarySources, downloadLimits, urlSource } from './fileSources';
 
 export interface UploadOptions {
 	fileName?: string;
@@ -15,6 +15,9 @@ export interface UploadOptions {
 	concurrency?: number;
 	skipDuplicates?: boolean;
 	dedupeKey?: string;
+	allowOtherTypes?: boolean;
+	allowInternalAddresses?: boolean;
+	maxFileSizeMb?: number;
 }
 
 /** Where a file's Taken At comes from: its EXIF (when asked) and else the fallback. */
@@ -107,8 +110,9 @@ export async function planItem(ctx: IExecuteFunctions, session: Session, itemInd
 		if (address === '') {
 			throw fail(ctx, itemIndex, `Item ${itemIndex} has no File URL`, 'Set "File URL" to the http(s) address of the file.');
 		}
+		const limits = downloadLimits(ctx, itemIndex, options);
 		const source = async () => {
-			const lookup = await urlSource(ctx, address);
+			const lookup = await urlSource(ctx, address, limits);
 			if (!lookup.ok) throw sourceError(ctx, itemIndex, lookup);
 			return lookup.sources[0];
 		};

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { albumLocator, eventLocator } from '../descriptions';
+import { allowOptions, maxFileSizeOption } from './contentOptions.description';
 
 const show = { resource: ['photo'], operation: ['upload'] };
 
@@ -114,6 +115,7 @@ export const uploadDescription: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
+			...allowOptions,
 			{
 				displayName: 'Concurrent Uploads',
 				name: 'concurrency',
@@ -150,6 +152,7 @@ export const uploadDescription: INodeProperties[] = [
 				description:
 					'How many times one upload is tried when EventPics answers 5xx or 429 or the connection breaks. A 429 that says when to come back (Retry-After) only uses up Max Total Wait.',
 			},
+			maxFileSizeOption,
 			{
 				displayName: 'Max Total Wait (Seconds)',
 				name: 'maxTotalWaitSeconds',
@@ -164,7 +167,7 @@ export const uploadDescription: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to upload a file whose extension has no known media type as application/octet-stream instead of refusing it',
+					'Whether to upload a file whose type cannot be told (an unknown extension, content not recognised) as application/octet-stream instead of refusing it',
 			},
 			{
 				displayName: 'Skip Files Uploaded Before',
