@@ -6,7 +6,7 @@ import type { NodeError } from '../items';
 import { asNodeError, errorItem } from '../items';
 import { openSession } from '../session';
 import type { UploadJob, UploadOptions } from './planItem';
-import { planItem } from './planItem';
+import { planItem, readUploadOptions } from './planItem';
 import { DEFAULT_CONCURRENCY, uploadDescription } from './upload.description';
 import { runUploadJob } from './uploadJob';
 
@@ -25,8 +25,9 @@ interface ItemOutcome {
  * uploaded, and that item's error is thrown.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', 0, {}) as UploadOptions;
-	const session = await openSession(this, retryPolicyFrom(options));
+	const options: UploadOptions = readUploadOptions(this, 0);
+	const policy = retryPolicyFrom(options);
+	const session = await openSession(this, policy);
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
 	const outcomes: ItemOutcome[] = items.map(() => ({ outputs: [] }));
@@ -49,32 +50,37 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		outputs.push({ json: {} });
 	}
 	let stopAt = Number.POSITIVE_INFINITY;
-	const signals = { throttled: (ms: number | undefined) => limiter.throttled(ms), succeeded: () => limiter.succeeded() };
+	// The shared pause after a 429 is a wait too: never longer than Max Total Wait.
+	const signals = {
+		throttled: (ms: number | undefined) =>
+			limiter.throttled(ms === undefined ? undefined : Math.min(ms, policy.maxTotalWaitMs)),
+		succeeded: () => limiter.succeeded(),
+	};
 
-	await runPool(
-		jobs.length,
-		limiter,
-		async (index) => {
-			const job = jobs[index];
-			if (job.itemIndex > stopAt) return;
-			try {
-				const json = await runUploadJob(this, session, job, signals);
-				outcomes[job.itemIndex].outputs[slots.get(job)!] = { json, pairedItem: { item: job.itemIndex } };
-			} catch (error) {
-				const outcome = outcomes[job.itemIndex];
-				const nodeError = asNodeError(this, error, job.itemIndex);
-				outcome.error ??= nodeError;
-				if (!continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
-				else outcome.outputs[slots.get(job)!] = errorItem(nodeError, job.itemIndex);
-			}
-		},
-	);
+	await runPool(jobs.length, limiter, async (index) => {
+		const job = jobs[index];
+		if (job.itemIndex > stopAt) return;
+		try {
+			const json = await runUploadJob(this, session, job, signals);
+			outcomes[job.itemIndex].outputs[slots.get(job)!] = {
+				json,
+				pairedItem: { item: job.itemIndex },
+			};
+		} catch (error) {
+			const outcome = outcomes[job.itemIndex];
+			const nodeError = asNodeError(this, error, job.itemIndex);
+			outcome.error ??= nodeError;
+			if (!continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
+			else outcome.outputs[slots.get(job)!] = errorItem(nodeError, job.itemIndex);
+		}
+	});
 
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const outcome = outcomes[itemIndex];
 		if (outcome.error && !continueOnFail) throw outcome.error;
-		if (outcome.error && outcome.outputs.length === 0) output.push(errorItem(outcome.error, itemIndex));
+		if (outcome.error && outcome.outputs.length === 0)
+			output.push(errorItem(outcome.error, itemIndex));
 		else output.push(...outcome.outputs);
 	}
 	return output;
