@@ -45,7 +45,8 @@ export function networkFailure(step: Step, error: unknown, idleTimeoutMs?: numbe
 		return {
 			step,
 			networkCode,
-			summary: `${stepLabel(step)} stalled: no data moved for ${Math.round(idleTimeoutMs / 1000)} s (${networkCode}).`,
+			// (no error code in the text: n8n swaps messages naming ECONNABORTED for a vaguer one)
+			summary: `${stepLabel(step)} stalled: no data moved for ${Math.round(idleTimeoutMs / 1000)} s, so the node stopped it.`,
 		};
 	}
 	return {

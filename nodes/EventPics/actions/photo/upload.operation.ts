@@ -25,11 +25,18 @@ interface ItemOutcome {
  * uploaded, and that item's error is thrown.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const options: UploadOptions = readUploadOptions(this, 0);
-	const policy = retryPolicyFrom(options);
-	const session = await openSession(this, policy);
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
+	let options: UploadOptions;
+	try {
+		// the node-wide options (Concurrent Uploads above all) are those of the first item
+		options = readUploadOptions(this, 0);
+	} catch (error) {
+		if (!continueOnFail) throw error;
+		return items.map((_, itemIndex) => errorItem(asNodeError(this, error, itemIndex), itemIndex));
+	}
+	const policy = retryPolicyFrom(options);
+	const session = await openSession(this, policy);
 	const outcomes: ItemOutcome[] = items.map(() => ({ outputs: [] }));
 
 	const jobs: UploadJob[] = [];
