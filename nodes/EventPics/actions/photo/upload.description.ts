@@ -175,6 +175,14 @@ export const uploadDescription: INodeProperties[] = [
 					'Whether to upload a file whose extension has no known media type as application/octet-stream instead of refusing it',
 			},
 			{
+				displayName: 'Skip Files Uploaded Before',
+				name: 'skipDuplicates',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to skip files this node already uploaded to the same event and album in earlier executions (for scheduled imports). Skipped files are reported in the output.',
+			},
+			{
 				displayName: 'Timeout (Seconds)',
 				name: 'timeoutSeconds',
 				type: 'number',
@@ -182,14 +190,6 @@ export const uploadDescription: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: 600 },
 				description:
 					'Longest time one call to EventPics may take in all, and longest time an upload may stall (no data moving). A large file may take longer as long as its data keeps moving.',
-			},
-			{
-				displayName: 'Skip Files Uploaded Before',
-				name: 'skipDuplicates',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to skip files this node already uploaded to the same event and album in earlier executions (for scheduled imports). Skipped files are reported in the output.',
 			},
 		],
 	},

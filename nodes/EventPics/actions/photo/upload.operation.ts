@@ -32,8 +32,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		// the node-wide options (Concurrent Uploads above all) are those of the first item
 		options = readUploadOptions(this, 0);
 	} catch (error) {
-		if (!continueOnFail) throw error;
-		return items.map((_, itemIndex) => errorItem(asNodeError(this, error, itemIndex), itemIndex));
+		const nodeError = asNodeError(this, error, 0);
+		if (!continueOnFail) throw nodeError;
+		return items.map((_, itemIndex) => errorItem(nodeError, itemIndex));
 	}
 	const policy = retryPolicyFrom(options);
 	const session = await openSession(this, policy);
