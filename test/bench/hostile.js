@@ -69,7 +69,7 @@ async function main() {
 	const emu = await common.startChildEmulator({ storageDir: folder });
 	const rows = [];
 	try {
-		const run = (/** @type {object} */ options) =>
+		const run = (/** @type {Record<string, number | undefined>} */ options) =>
 			engine.runNode({
 				nodeType: common.NODE_TYPE,
 				nodeTypes,

@@ -90,8 +90,14 @@ function pump(res, next) {
 	const write = () => {
 		while (!res.destroyed) {
 			const chunk = next();
-			if (chunk === undefined) return res.end();
-			if (!res.write(chunk)) return res.once('drain', write);
+			if (chunk === undefined) {
+				res.end();
+				return;
+			}
+			if (!res.write(chunk)) {
+				res.once('drain', write);
+				return;
+			}
 		}
 	};
 	res.on('error', () => undefined);

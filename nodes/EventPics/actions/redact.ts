@@ -31,9 +31,9 @@ export function secretForms(secret: string): string[] {
 		encodeURIComponent(secret).replace(/%20/g, '+'),
 		...base64Forms(secret),
 	]);
-	return [...forms]
-		.filter((form) => form.length >= MIN_FORM_LENGTH)
-		.sort((a, b) => b.length - a.length);
+	// the key itself always; its encoded forms only when long enough not to match ordinary text
+	const encoded = [...forms].filter((form) => form !== secret && form.length >= MIN_FORM_LENGTH);
+	return [secret, ...encoded].sort((a, b) => b.length - a.length);
 }
 
 /** `text` with every occurrence of `secret`, in any of its forms, replaced. */
