@@ -31,7 +31,7 @@ const ONLY_ON = /** @type {Record<string, string[]>} */ ({
 	redirect: ['geteventsandalbums', 'getuploadurl'],
 	drip: ['geteventsandalbums', 'getuploadurl'],
 	endless: ['geteventsandalbums', 'getuploadurl'],
-	huge: ['geteventsandalbums', 'getuploadurl'],
+	huge: ['geteventsandalbums', 'getuploadurl', 'put'],
 });
 const REDIRECTS = [301, 302, 303, 307, 308];
 

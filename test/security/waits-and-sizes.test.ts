@@ -128,6 +128,19 @@ describe('security: every wait is bounded and every answer capped', () => {
 		expect(result.text().length).toBeLessThan(40_000);
 	});
 
+	it('the storage answering the PUT with a 50 MB error is cut after 64 KiB', async () => {
+		emu.addFault({ endpoint: 'put', kind: 'huge', status: 500, bytes: 50 * 1024 * 1024 });
+		const result = await runEventPics({
+			emu,
+			parameters: uploadParameters({ options: { maxAttempts: 1 } }),
+			inputItems: [photo()],
+		});
+		expect(result.nodeError?.message).toBe(
+			'Uploading the file to the upload address (PUT) answered 500 with more than 64 KiB, more than such an answer can be; the node stopped reading it',
+		);
+		expect(result.text().length).toBeLessThan(30_000);
+	});
+
 	it('a Retry-After of 40 s with Max Total Wait 5 s ends at once and says what was asked and the limit', async () => {
 		emu.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 429, retryAfter: 40 });
 		const [result, seconds] = await timed(() =>

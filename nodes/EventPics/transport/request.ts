@@ -97,30 +97,43 @@ export async function callApi(ctx: EventPicsContext, call: ApiCall): Promise<Res
 	return { ok: true, value: { statusCode, headers, body: parseBody(read.bytes) } };
 }
 
+/** Largest answer of the storage to a PUT read (an S3 error document is a few hundred bytes). */
+export const MAX_PUT_ANSWER_BYTES = 64 * 1024;
+
 /**
  * A request without the credential (the PUT to the pre-signed address). Every status comes back as
- * an answer; only a request that got no answer is a failure. `timeout` here is n8n's idle timeout:
- * no byte moving either way for that long ends the request (a stall), however long the file takes.
+ * an answer; a request that got no answer, or an answer larger than MAX_PUT_ANSWER_BYTES, is a
+ * failure. `timeout` here is n8n's idle timeout: no byte moving either way for that long ends the
+ * request (a stall), however long the file takes; reading the answer gets that long in total.
  */
 export async function sendAnonymous(
 	ctx: EventPicsContext,
 	step: Step,
 	options: IHttpRequestOptions,
 ): Promise<Result<HttpAnswer>> {
-	const full = { ...options, returnFullResponse: true, ignoreHttpStatusErrors: true };
+	const full: IHttpRequestOptions = {
+		...options,
+		json: false,
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	let response: IN8nHttpFullResponse;
 	try {
-		const response = (await ctx.helpers.httpRequest(full)) as IN8nHttpFullResponse;
-		return {
-			ok: true,
-			value: {
-				statusCode: response.statusCode,
-				headers: (response.headers ?? {}) as Record<string, unknown>,
-				body: response.body,
-			},
-		};
+		response = (await ctx.helpers.httpRequest(full)) as IN8nHttpFullResponse;
 	} catch (error) {
 		return { ok: false, failure: networkFailure(step, error, options.timeout) };
 	}
+	const { statusCode } = response;
+	const deadline = AbortSignal.timeout(options.timeout ?? 60_000);
+	const read = await readAnswer(response.body as AnswerStream, MAX_PUT_ANSWER_BYTES, deadline);
+	if (!read.ok) {
+		if (read.reason === 'tooLarge')
+			return { ok: false, failure: tooLargeFailure(step, statusCode, MAX_PUT_ANSWER_BYTES) };
+		return { ok: false, failure: networkFailure(step, read.error, options.timeout) };
+	}
+	const headers = (response.headers ?? {}) as Record<string, unknown>;
+	return { ok: true, value: { statusCode, headers, body: read.bytes.toString('utf8') } };
 }
 
 /** An answer with a 2xx status, or the failure it stands for (with its Retry-After). */

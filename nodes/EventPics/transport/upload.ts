@@ -92,8 +92,6 @@ export async function uploadFile(
 			disableFollowRedirect: true,
 			// a stall timeout, not a total one: a large file may take long, but bytes must keep moving
 			timeout: policy.timeoutMs,
-			encoding: 'text',
-			json: false,
 		});
 		if (isStream(body) && !body.destroyed) body.destroy();
 
