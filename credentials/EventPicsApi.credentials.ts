@@ -8,13 +8,18 @@ import type {
 
 /**
  * The credential test's base address: the Base URL without trailing slashes, checked with the same
- * rule as the node (helpers/baseUrl.ts). An http:// address is kept only for a loopback host;
- * any other becomes empty, so the test stops with "Invalid URL" before anything, and above all the
- * API key, is sent in clear text.
+ * rule as the node (helpers/baseUrl.ts). An http:// address is kept only for a loopback host; one
+ * with a user name or password, a ?query or a #fragment is refused too. A refused address becomes
+ * empty, so the test stops with "Invalid URL" before anything, and above all the API key, is sent
+ * (and nothing of the address is shown back).
  */
 const SAFE_BASE_URL =
-	'((u) => /^https:\\/\\//i.test(u) || /^http:\\/\\/(127\\.\\d+\\.\\d+\\.\\d+|localhost|\\[::1\\])(:\\d+)?(\\/|$)/i.test(u) ? u : "")' +
+	'((u) => /[?#]/.test(u) || /^[a-z][a-z0-9+.-]*:\\/\\/[^\\/]*@/i.test(u) ? "" : ' +
+	'/^https:\\/\\//i.test(u) || /^http:\\/\\/(127\\.\\d+\\.\\d+\\.\\d+|localhost|\\[::1\\])(:\\d+)?(\\/|$)/i.test(u) ? u : "")' +
 	'(String($credentials.baseUrl || "https://api.eventpics.net").trim().replace(/\\/+$/, ""))';
+
+const REDIRECT_MESSAGE =
+	'answered with a redirect to another address. The test does not follow redirects, so the API key was not sent there. Check the Base URL: keep https://api.eventpics.net unless you use the local emulator.';
 
 export class EventPicsApi implements ICredentialType {
 	name = 'eventPicsApi';
@@ -60,8 +65,15 @@ export class EventPicsApi implements ICredentialType {
 			baseURL: `={{${SAFE_BASE_URL}}}`,
 			url: '/geteventsandalbums',
 			method: 'GET',
+			// n8n would send the key along to wherever a redirect points
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 		},
 		rules: [
+			...[301, 302, 303, 307, 308].map((value) => ({
+				type: 'responseCode' as const,
+				properties: { value, message: `The Base URL (${value}) ${REDIRECT_MESSAGE}` },
+			})),
 			{
 				type: 'responseCode',
 				properties: {

@@ -16,6 +16,10 @@ const KINDS = [
 	'noUploadUrl',
 	'expiredUrl',
 	'badSignature',
+	'redirect',
+	'drip',
+	'endless',
+	'huge',
 ];
 /** Kinds that only make sense on some endpoints. */
 const ONLY_ON = /** @type {Record<string, string[]>} */ ({
@@ -24,20 +28,27 @@ const ONLY_ON = /** @type {Record<string, string[]>} */ ({
 	noUploadUrl: ['getuploadurl'],
 	expiredUrl: ['getuploadurl'],
 	badSignature: ['getuploadurl'],
+	redirect: ['geteventsandalbums', 'getuploadurl'],
+	drip: ['geteventsandalbums', 'getuploadurl'],
+	endless: ['geteventsandalbums', 'getuploadurl'],
+	huge: ['geteventsandalbums', 'getuploadurl', 'put'],
 });
+const REDIRECTS = [301, 302, 303, 307, 308];
 
 /**
  * @typedef {object} FaultRule
  * @property {'geteventsandalbums'|'getuploadurl'|'put'|'*'} endpoint
- * @property {'status'|'reset'|'resetAfterStore'|'delay'|'badJson'|'noUploadUrl'|'expiredUrl'|'badSignature'} kind
+ * @property {'status'|'reset'|'resetAfterStore'|'delay'|'badJson'|'noUploadUrl'|'expiredUrl'|'badSignature'|'redirect'|'drip'|'endless'|'huge'} kind
  * @property {number} [times] apply this many times, then the rule vanishes
  * @property {number} [probability] apply with this probability (0..1), drawn from the seeded PRNG
- * @property {number} [status] for 'status'
+ * @property {number} [status] for 'status' and 'redirect' (301/302/303/307/308); for 'drip', 'endless', 'huge' the answer's status (default 200)
+ * @property {string} [location] for 'redirect': the Location (default: the same path on the recording listener `emu.elsewhereUrl`)
+ * @property {number} [bytes] for 'huge': the answer's size in bytes (default 100 MiB)
  * @property {number|string} [retryAfter] for 'status': a number of seconds, or a string sent verbatim (e.g. an HTTP date)
  * @property {number} [retryAfterDateIn] for 'status': send Retry-After as an HTTP date this many seconds from now
  * @property {string} [body] for 'status' and 'badJson': the body to send instead of the default
  * @property {string} [contentType] for 'badJson': the Content-Type of that body (default application/json, a lie)
- * @property {number} [ms] for 'delay': how long to wait
+ * @property {number} [ms] for 'delay': how long to wait; for 'drip': the pause between two bytes
  * @property {'before'|'after'} [when] for 'delay' on put: before reading the request (default) or after storing the file
  * @property {number} [afterBytes] for 'reset' on put: destroy the socket after this many body bytes (default: half)
  * @property {unknown} [value] for 'noUploadUrl': put this value in `uploadUrl` instead of leaving it out
@@ -80,6 +91,14 @@ function validateRule(input) {
 		throw new TypeError('retryAfterDateIn must be a number');
 	if (r.kind === 'delay' && !(typeof r.ms === 'number' && r.ms >= 0))
 		throw new TypeError('A delay fault needs ms >= 0');
+	if (r.kind === 'redirect' && !REDIRECTS.includes(r.status))
+		throw new TypeError(`A redirect fault needs a status of ${REDIRECTS.join(', ')}`);
+	if (r.kind === 'drip' && r.ms !== undefined && !(typeof r.ms === 'number' && r.ms > 0))
+		throw new TypeError('A drip fault needs ms > 0');
+	if (r.bytes !== undefined && !(Number.isInteger(r.bytes) && r.bytes > 0))
+		throw new TypeError('bytes must be a positive integer');
+	if (r.location !== undefined && typeof r.location !== 'string')
+		throw new TypeError('location must be a string');
 	if (r.when !== undefined && r.when !== 'before' && r.when !== 'after')
 		throw new TypeError("when must be 'before' or 'after'");
 	if (r.afterBytes !== undefined && !(Number.isInteger(r.afterBytes) && r.afterBytes >= 0))

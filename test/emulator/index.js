@@ -14,6 +14,7 @@ const { handleStorage, onClientError } = require('./storage');
 const { handleControl } = require('./control');
 const { sendPage, sendFile } = require('./page');
 const { sendText, drain, gone } = require('./http-util');
+const { startElsewhere } = require('./hostile');
 
 /** The EventPics emulator: the service and the object storage on two loopback ports. */
 
@@ -30,6 +31,8 @@ const HOST = '127.0.0.1';
  * @typedef {object} Emulator
  * @property {string} baseUrl service address, e.g. http://127.0.0.1:8787
  * @property {string} storageUrl object storage address (another port)
+ * @property {string} elsewhereUrl a second loopback listener (another port) that redirect faults point to
+ * @property {import('./hostile').ElsewhereRequest[]} elsewhere every request the listener received (headers and body)
  * @property {string} apiKey the demo key
  * @property {string} otherApiKey a second account's key
  * @property {string} storageDir where stored files live
@@ -107,11 +110,15 @@ async function startEmulator(startOptions = {}) {
 		secret: signingSecret ?? crypto.randomBytes(32).toString('hex'),
 		baseUrl: '',
 		storageUrl: '',
+		elsewhereUrl: '',
 		storageDir: dir,
 		uploads: loadExisting ? loadStored(dir) : [],
 		requests: [],
 		accounts: SEED.accounts,
 	};
+
+	const elsewhere = await startElsewhere();
+	state.elsewhereUrl = elsewhere.url;
 
 	const target = {
 		state,
@@ -127,6 +134,7 @@ async function startEmulator(startOptions = {}) {
 			state.faults.clear();
 			state.limiter.clear();
 			state.requests.length = 0;
+			elsewhere.requests.length = 0;
 			for (const u of state.uploads) {
 				fs.rmSync(u.path, { force: true });
 				fs.rmSync(u.path + '.json', { force: true });
@@ -192,9 +200,13 @@ async function startEmulator(startOptions = {}) {
 	);
 	storage.on('clientError', onClientError);
 
-	const apiPort = await listen(api, port);
+	const apiPort = await listen(api, port).catch(async (e) => {
+		await elsewhere.close();
+		throw e;
+	});
 	const storePort = await listen(storage, storagePort).catch(async (e) => {
 		await new Promise((r) => api.close(r));
+		await elsewhere.close();
 		throw e;
 	});
 	state.baseUrl = `http://${HOST}:${apiPort}`;
@@ -211,6 +223,8 @@ async function startEmulator(startOptions = {}) {
 	const emu = {
 		baseUrl: state.baseUrl,
 		storageUrl: state.storageUrl,
+		elsewhereUrl: elsewhere.url,
+		elsewhere: elsewhere.requests,
 		apiKey: DEMO_API_KEY,
 		otherApiKey: OTHER_API_KEY,
 		storageDir: dir,
@@ -227,7 +241,7 @@ async function startEmulator(startOptions = {}) {
 		setOptions: (o) => target.setOptions(/** @type {Record<string, unknown>} */ (o)),
 		reset: () => target.reset(),
 		close: async () => {
-			await Promise.all([closeServer(api), closeServer(storage)]);
+			await Promise.all([closeServer(api), closeServer(storage), elsewhere.close()]);
 			if (ownDir) fs.rmSync(dir, { recursive: true, force: true });
 		},
 	};

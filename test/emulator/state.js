@@ -3,6 +3,7 @@
 
 const { FaultSet, RateLimiter, retryAfterOf } = require('./faults');
 const { sleep, sendError, sendText, s3ErrorXml, drain, gone, cut } = require('./http-util');
+const { sendRedirect, sendDrip, sendEndless, sendHuge } = require('./hostile');
 
 /**
  * @typedef {object} EmulatorOptions
@@ -50,6 +51,7 @@ const { sleep, sendError, sendText, s3ErrorXml, drain, gone, cut } = require('./
  * @property {string} secret HMAC key of the upload addresses
  * @property {string} baseUrl
  * @property {string} storageUrl
+ * @property {string} elsewhereUrl the recording listener that redirect faults point to
  * @property {string} storageDir
  * @property {StoredUpload[]} uploads
  * @property {RequestLogEntry[]} requests
@@ -180,6 +182,20 @@ async function gate(state, endpoint, req, res) {
 					},
 				),
 			);
+			return { handled: true };
+		case 'redirect':
+			await answerAfterBody(state, req, res, () =>
+				sendRedirect(res, req, rule, state.elsewhereUrl),
+			);
+			return { handled: true };
+		case 'drip':
+			await answerAfterBody(state, req, res, () => sendDrip(res, rule));
+			return { handled: true };
+		case 'endless':
+			await answerAfterBody(state, req, res, () => sendEndless(res, rule));
+			return { handled: true };
+		case 'huge':
+			await answerAfterBody(state, req, res, () => sendHuge(res, rule, state.storageUrl));
 			return { handled: true };
 		default:
 			return { handled: false, rule };

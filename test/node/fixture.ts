@@ -11,11 +11,15 @@ const emulator = require('../emulator');
 export const NODE_TYPE = 'n8n-nodes-eventpics.eventPics';
 export const nodeTypes = { [NODE_TYPE]: new EventPics() };
 export const credentialTypes = { eventPicsApi: new EventPicsApi() };
-export const { binaryFromBuffer, binaryFromFile, inlineBinary, testCredential, callListSearch } = engine;
+export const { binaryFromBuffer, binaryFromFile, inlineBinary, testCredential, callListSearch } =
+	engine;
 
 export interface Emulator {
 	baseUrl: string;
 	storageUrl: string;
+	/** A second loopback listener that redirect faults point to; `elsewhere` is everything it received. */
+	elsewhereUrl: string;
+	elsewhere: Array<{ method: string; url: string; headers: Record<string, string>; body: string }>;
 	apiKey: string;
 	otherApiKey: string;
 	storageDir: string;
@@ -41,7 +45,12 @@ export async function startEmulator(options: IDataObject = {}): Promise<Emulator
 
 export interface RunResult {
 	items: INodeExecutionData[];
-	nodeError?: { message: string; description?: string; httpCode?: string; context?: IDataObject } & IDataObject;
+	nodeError?: {
+		message: string;
+		description?: string;
+		httpCode?: string;
+		context?: IDataObject;
+	} & IDataObject;
 	error?: IDataObject;
 	status: string;
 	logs: Array<{ level: string; message: string }>;
@@ -66,7 +75,10 @@ export async function runEventPics(options: RunOptions): Promise<RunResult> {
 		nodeTypes,
 		credentialTypes,
 		credentials: {
-			eventPicsApi: { apiKey: options.apiKey ?? options.emu.apiKey, baseUrl: options.baseUrl ?? options.emu.baseUrl },
+			eventPicsApi: {
+				apiKey: options.apiKey ?? options.emu.apiKey,
+				baseUrl: options.baseUrl ?? options.emu.baseUrl,
+			},
 		},
 		parameters: options.parameters,
 		inputItems: options.inputItems,

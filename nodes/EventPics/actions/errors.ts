@@ -1,37 +1,58 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { stepLabel } from '../transport/failures';
+import { capText, stepLabel } from '../transport/failures';
 import type { Failure } from '../transport/types';
+import { redact, redactDeep } from './redact';
+
+export { REDACTED, redact } from './redact';
 
 export interface FailureContext {
 	itemIndex?: number;
 	attempts?: number;
-	waitedMs?: number;
+	/** Wall time of all tries, from the first to the end. */
+	elapsedMs?: number;
+	/** The service asked for a longer wait than Max Total Wait had left. */
+	waitRefused?: { askedMs: number; leftMs: number };
 	/** The API key: blanked out of anything the service said, should it ever echo it. */
 	secret?: string;
 }
 
-export const REDACTED = '[redacted API key]';
+/** Longest message and description of an error, and longest `details` (as JSON) kept from the service. */
+export const MAX_ERROR_TEXT = 2000;
+export const MAX_DETAILS_JSON = 4000;
 
-/** `text` with every occurrence of `secret` replaced. */
-export function redact(text: string, secret: string | undefined): string {
-	return secret ? text.split(secret).join(REDACTED) : text;
-}
-
-function redactDeep(value: unknown, secret: string | undefined): unknown {
-	if (!secret || value === undefined || value === null) return value ?? null;
-	return JSON.parse(redact(JSON.stringify(value), secret)) as unknown;
-}
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
 function triedText(context: FailureContext): string {
 	if (!context.attempts || context.attempts < 2) return '';
-	const seconds = Math.round((context.waitedMs ?? 0) / 1000);
-	return ` Tried ${context.attempts} times over about ${seconds} s.`;
+	return ` Tried ${context.attempts} times over about ${seconds(context.elapsedMs ?? 0)}.`;
+}
+
+function refusedWaitText(context: FailureContext): string {
+	const refused = context.waitRefused;
+	if (!refused) return '';
+	return ` EventPics asked to wait ${seconds(refused.askedMs)} before the next try (Retry-After), more than the ${seconds(refused.leftMs)} left of "Max Total Wait (Seconds)", so the node stopped at once instead of waiting.`;
+}
+
+/** The service's details, redacted and cut to a few KB. */
+function cappedDetails(details: unknown, secret: string | undefined): unknown {
+	const clean = redactDeep(details, secret);
+	const json = JSON.stringify(clean) ?? 'null';
+	return json.length <= MAX_DETAILS_JSON ? clean : capText(json, MAX_DETAILS_JSON);
 }
 
 function adviceFor(failure: Failure): string {
 	const status = failure.statusCode;
+	if (failure.redirectTo !== undefined) {
+		return 'Check the Base URL in the EventPics credential: it must be the address of the EventPics API itself (https://api.eventpics.net), not an address that forwards elsewhere.';
+	}
+	if (failure.tooLarge) {
+		return 'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.';
+	}
+	if (failure.networkCode === 'DEADLINE_EXCEEDED') {
+		return 'EventPics answered too slowly. Run the workflow again later, check the Base URL, or raise Options > "Timeout (Seconds)".';
+	}
 	if (status === 401) {
 		return 'Check the API key in the EventPics credential: copy it again from the EventPics app (open the event, then the API key management).';
 	}
@@ -45,7 +66,7 @@ function adviceFor(failure: Failure): string {
 		return 'EventPics had a server problem. Run the workflow again later; if it persists, contact EventPics support.';
 	}
 	if (failure.step === 'put' && status === 403) {
-		return 'The storage refused the pre-signed upload address even after fresh ones were asked for. The Content-Type sent must be the one the address was signed for; check the file name\'s extension.';
+		return "The storage refused the pre-signed upload address even after fresh ones were asked for. The Content-Type sent must be the one the address was signed for; check the file name's extension.";
 	}
 	if (failure.networkCode) {
 		return 'No answer came back. Check the network and the Base URL in the credential, then run the workflow again.';
@@ -60,8 +81,11 @@ export function failureToError(
 	context: FailureContext = {},
 ): NodeApiError | NodeOperationError {
 	const { secret } = context;
-	const message = redact(failure.summary.replace(/\.$/, ''), secret);
-	const description = `${adviceFor(failure)}${triedText(context)}`;
+	const message = capText(redact(failure.summary.replace(/\.$/, ''), secret), MAX_ERROR_TEXT);
+	const description = capText(
+		`${adviceFor(failure)}${refusedWaitText(context)}${triedText(context)}`,
+		MAX_ERROR_TEXT,
+	);
 	if (failure.statusCode === undefined) {
 		return new NodeOperationError(node, message, { description, itemIndex: context.itemIndex });
 	}
@@ -69,8 +93,11 @@ export function failureToError(
 		step: failure.step,
 		statusCode: failure.statusCode,
 		code: redact(failure.serviceCode ?? '', secret) || null,
-		message: redact(failure.serviceMessage ?? stepLabel(failure.step), secret),
-		details: redactDeep(failure.details, secret) as JsonObject,
+		message: capText(
+			redact(failure.serviceMessage ?? stepLabel(failure.step), secret),
+			MAX_ERROR_TEXT,
+		),
+		details: cappedDetails(failure.details, secret) as JsonObject,
 	};
 	return new NodeApiError(node, response, {
 		message,

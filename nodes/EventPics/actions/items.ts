@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { checkNumber, NUMBER_RULES, rangeText } from '../helpers/numberOption';
+
 export type NodeError = NodeApiError | NodeOperationError;
 
 /** Any error as a NodeApiError or NodeOperationError naming the item. */
@@ -44,6 +46,13 @@ export async function forEachItem(
 /** Applies Return All / Limit of a Get Many operation. */
 export function applyLimit<T>(ctx: IExecuteFunctions, itemIndex: number, list: T[]): T[] {
 	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return list;
-	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as number;
-	return list.slice(0, Math.max(0, limit));
+	const rule = NUMBER_RULES.limit;
+	const check = checkNumber(ctx.getNodeParameter('limit', itemIndex, 50), rule);
+	if (!check.ok) {
+		throw new NodeOperationError(ctx.getNode(), `${check.reason} (item ${itemIndex})`, {
+			description: `Set "Limit" to ${rangeText(rule)}, or turn on "Return All".`,
+			itemIndex,
+		});
+	}
+	return list.slice(0, check.value);
 }

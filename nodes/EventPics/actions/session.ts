@@ -21,12 +21,18 @@ export async function openSession(
 	ctx: IExecuteFunctions,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<Session> {
-	const credentials = await ctx.getCredentials<{ apiKey?: string; baseUrl?: string }>(CREDENTIAL_TYPE);
+	const credentials = await ctx.getCredentials<{ apiKey?: string; baseUrl?: string }>(
+		CREDENTIAL_TYPE,
+	);
 	const base = checkBaseUrl(credentials.baseUrl);
 	if (!base.ok) {
-		throw new NodeOperationError(ctx.getNode(), `The Base URL of the EventPics credential is refused: ${base.reason}`, {
-			description: 'Open the EventPics credential and correct its Base URL.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The Base URL of the EventPics credential is refused: ${base.reason}`,
+			{
+				description: 'Open the EventPics credential and correct its Base URL.',
+			},
+		);
 	}
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
 	if (apiKey === '') {
@@ -42,7 +48,11 @@ export async function openSession(
 			pending ??= listEvents(ctx, base.url, policy);
 			const result = await pending;
 			if (result.value) return result.value;
-			throw failureToError(ctx.getNode(), result.failure!, { ...result, itemIndex, secret: apiKey });
+			throw failureToError(ctx.getNode(), result.failure!, {
+				...result,
+				itemIndex,
+				secret: apiKey,
+			});
 		},
 	};
 }
@@ -63,9 +73,16 @@ export async function findEvent(
 	const events = await session.events(itemIndex);
 	const event = events.find((candidate) => candidate.linkId === linkId);
 	if (event) return event;
-	const known = events.map((candidate) => candidate.linkId).slice(0, 10).join(', ');
-	throw new NodeOperationError(ctx.getNode(), `The event "${linkId}" is not one of this API key's events`, {
-		description: `Pick the event in the "Event" field from the list. The key's events are: ${known || 'none'}.`,
-		itemIndex,
-	});
+	const known = events
+		.map((candidate) => candidate.linkId)
+		.slice(0, 10)
+		.join(', ');
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The event "${linkId}" is not one of this API key's events`,
+		{
+			description: `Pick the event in the "Event" field from the list. The key's events are: ${known || 'none'}.`,
+			itemIndex,
+		},
+	);
 }

@@ -35,7 +35,15 @@ export async function resolveBinary(
 	}
 	if (binary.id) {
 		const { id } = binary;
-		const metadata = await ctx.helpers.getBinaryMetadata(id);
+		let metadata: Awaited<ReturnType<typeof ctx.helpers.getBinaryMetadata>>;
+		try {
+			metadata = await ctx.helpers.getBinaryMetadata(id);
+		} catch {
+			return {
+				ok: false,
+				reason: `has a binary field "${propertyName}" whose stored file cannot be found in n8n's binary data (id "${id.slice(0, 200)}"); it may have been deleted or come from another n8n instance`,
+			};
+		}
 		return {
 			ok: true,
 			binary: {

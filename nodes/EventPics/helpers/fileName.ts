@@ -24,12 +24,24 @@ function cutToBytes(text: string, maxBytes: number): string {
 }
 
 /**
- * A file name safe to send: no directory part, no control characters, surrounding spaces and dots
- * trimmed, Unicode kept, cut to MAX_FILE_NAME_BYTES without breaking a character or the extension.
+ * Characters that are not shown but change what is shown: control characters (Cc, NUL and CR/LF
+ * included), format characters (Cf: the bidi controls U+202A-202E, U+2066-2069, U+200E, U+200F,
+ * U+061C, the zero-width U+200B-200D, U+2060 and the BOM U+FEFF among them) and the line and
+ * paragraph separators. "photo\u202Egpj.exe" would show as "photoexe.jpg".
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * A file name safe to send: no directory part, no control, bidi or zero-width characters, surrounding
+ * spaces and dots trimmed, other Unicode kept, cut to MAX_FILE_NAME_BYTES without breaking a
+ * character or the extension.
  */
 export function sanitizeFileName(raw: string): string {
-	const base = raw.split(/[/\\]/).pop() ?? '';
-	const clean = base.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim().replace(/^\.+|\.+$/g, '').trim();
+	const base = raw.replace(INVISIBLE, '').split(/[/\\]/).pop() ?? '';
+	const clean = base
+		.trim()
+		.replace(/^\.+|\.+$/g, '')
+		.trim();
 	if (utf8Length(clean) <= MAX_FILE_NAME_BYTES) return clean;
 	const extension = extensionOf(clean);
 	const suffix = extension && utf8Length(extension) <= 16 ? `.${extension}` : '';

@@ -5,17 +5,38 @@ export type TakenAtResult = { ok: true; value: number | undefined } | { ok: fals
 /** Numbers below this are epoch seconds (it is 5138 AD in seconds, 1973 in milliseconds). */
 const SECONDS_LIMIT = 1e11;
 
+/**
+ * The accepted range: from 1970-01-01 (Unix time 0 is "no date" in many systems, and no digital
+ * photo is older) to one year from now (a camera clock set a few months ahead still passes; 1e20 or
+ * the year 9999 do not).
+ */
+const LATEST_AHEAD_MS = 366 * 24 * 3600 * 1000;
+
+function inRange(value: number, shown: string, nowMs: number): TakenAtResult {
+	if (value > 0 && value <= nowMs + LATEST_AHEAD_MS) return { ok: true, value };
+	const latest = new Date(nowMs + LATEST_AHEAD_MS).toISOString().slice(0, 10);
+	return {
+		ok: false,
+		reason: `${shown} is outside the accepted range, 1970-01-01 to ${latest} (one year from now)`,
+	};
+}
+
 const ISO_LOCAL =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
-function fromNumber(value: number): TakenAtResult {
+function fromNumber(value: number, nowMs: number): TakenAtResult {
 	if (!Number.isFinite(value) || value <= 0) {
 		return { ok: false, reason: `${value} is not a positive Unix timestamp` };
 	}
-	return { ok: true, value: Math.round(value < SECONDS_LIMIT ? value * 1000 : value) };
+	return inRange(Math.round(value < SECONDS_LIMIT ? value * 1000 : value), String(value), nowMs);
 }
 
-function fromIsoText(text: string, timeZone: string): TakenAtResult {
+function fromIsoText(text: string, timeZone: string, nowMs: number): TakenAtResult {
+	const read = readIsoText(text, timeZone);
+	return read.ok && read.value !== undefined ? inRange(read.value, `"${text}"`, nowMs) : read;
+}
+
+function readIsoText(text: string, timeZone: string): TakenAtResult {
 	const match = ISO_LOCAL.exec(text);
 	if (!match) return { ok: false, reason: `"${text}" is not a date` };
 	const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '0', zone] = match;
@@ -32,7 +53,8 @@ function fromIsoText(text: string, timeZone: string): TakenAtResult {
 	if (asUtc === undefined) return { ok: false, reason: `"${text}" is not a valid date and time` };
 	if (zone === undefined) {
 		const value = localToEpochMs(local, timeZone);
-		if (value === undefined) return { ok: false, reason: `the workflow's time zone "${timeZone}" is unknown` };
+		if (value === undefined)
+			return { ok: false, reason: `the workflow's time zone "${timeZone}" is unknown` };
 		return { ok: true, value };
 	}
 	if (zone.toUpperCase() === 'Z') return { ok: true, value: asUtc };
@@ -45,18 +67,26 @@ function fromIsoText(text: string, timeZone: string): TakenAtResult {
 /**
  * Reads the Taken At parameter into integer Unix milliseconds: epoch milliseconds or seconds (as a
  * number or digits), ISO 8601 (without an offset it is read in the workflow's time zone), a Date,
- * or an n8n (Luxon) date. Empty means "not given".
+ * or an n8n (Luxon) date. Empty means "not given". Values outside 1970-01-01 .. one year from now are refused.
  */
-export function parseTakenAt(value: unknown, timeZone: string): TakenAtResult {
+export function parseTakenAt(
+	value: unknown,
+	timeZone: string,
+	nowMs: number = Date.now(),
+): TakenAtResult {
 	if (value === undefined || value === null || value === '') return { ok: true, value: undefined };
-	if (typeof value === 'number') return fromNumber(value);
-	if (value instanceof Date) return fromNumber(value.getTime());
-	if (typeof value === 'object' && typeof (value as { toMillis?: unknown }).toMillis === 'function') {
-		return fromNumber((value as { toMillis: () => number }).toMillis());
+	if (typeof value === 'number') return fromNumber(value, nowMs);
+	if (value instanceof Date) return fromNumber(value.getTime(), nowMs);
+	if (
+		typeof value === 'object' &&
+		typeof (value as { toMillis?: unknown }).toMillis === 'function'
+	) {
+		return fromNumber((value as { toMillis: () => number }).toMillis(), nowMs);
 	}
-	if (typeof value !== 'string') return { ok: false, reason: 'it is neither a date nor a timestamp' };
+	if (typeof value !== 'string')
+		return { ok: false, reason: 'it is neither a date nor a timestamp' };
 	const text = value.trim();
 	if (text === '') return { ok: true, value: undefined };
-	if (/^\d+(\.\d+)?$/.test(text)) return fromNumber(Number(text));
-	return fromIsoText(text, timeZone);
+	if (/^\d+(\.\d+)?$/.test(text)) return fromNumber(Number(text), nowMs);
+	return fromIsoText(text, timeZone, nowMs);
 }

@@ -9,14 +9,24 @@ import { DEFAULT_RETRY_POLICY } from '../transport/retry';
 import { CREDENTIAL_TYPE } from '../transport/types';
 
 /** A dropdown should answer fast: fewer and shorter retries than an execution. */
-const DROPDOWN_RETRY_POLICY = { ...DEFAULT_RETRY_POLICY, maxAttempts: 3, maxTotalWaitMs: 10_000 };
+const DROPDOWN_RETRY_POLICY = {
+	...DEFAULT_RETRY_POLICY,
+	maxAttempts: 3,
+	maxTotalWaitMs: 10_000,
+	timeoutMs: 20_000,
+};
 
 /** The key's events for a dropdown, with errors the editor can show. */
 export async function loadEvents(ctx: ILoadOptionsFunctions): Promise<EventSummary[]> {
-	const credentials = await ctx.getCredentials<{ apiKey?: string; baseUrl?: string }>(CREDENTIAL_TYPE);
+	const credentials = await ctx.getCredentials<{ apiKey?: string; baseUrl?: string }>(
+		CREDENTIAL_TYPE,
+	);
 	const base = checkBaseUrl(credentials.baseUrl);
 	if (!base.ok) {
-		throw new NodeOperationError(ctx.getNode(), `The Base URL of the EventPics credential is refused: ${base.reason}`);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The Base URL of the EventPics credential is refused: ${base.reason}`,
+		);
 	}
 	const result = await listEvents(ctx, base.url, DROPDOWN_RETRY_POLICY);
 	if (result.value) return result.value;

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { EventSummary } from '../helpers/events';
 import { parseEventsResponse } from '../helpers/events';
 import { malformedFailure } from './failures';
-import { API_TIMEOUT_MS, sendAuthenticated, successOrFailure } from './request';
+import { callApi, successOrFailure } from './request';
 import type { RetryPolicy } from './retry';
 import type { EventPicsContext, Result } from './types';
 import type { AttemptOutcome, RetryResult } from './withRetries';
@@ -24,20 +24,26 @@ function outcomeOf<T>(result: Result<T>): AttemptOutcome<T> {
 async function listEventsOnce(
 	ctx: EventPicsContext,
 	baseUrl: string,
+	timeoutMs: number,
 ): Promise<Result<EventSummary[]>> {
-	const sent = await sendAuthenticated(ctx, 'geteventsandalbums', {
-		method: 'GET',
-		url: `${baseUrl}/geteventsandalbums`,
-		headers: { Accept: 'application/json', 'Cache-Control': 'no-store' },
-		json: true,
-		timeout: API_TIMEOUT_MS,
+	const sent = await callApi(ctx, {
+		step: 'geteventsandalbums',
+		timeoutMs,
+		options: {
+			method: 'GET',
+			url: `${baseUrl}/geteventsandalbums`,
+			headers: { Accept: 'application/json', 'Cache-Control': 'no-store' },
+		},
 	});
 	const checked = sent.ok ? successOrFailure('geteventsandalbums', sent.value) : sent;
 	if (!checked.ok) return checked;
 	const answer = checked.value;
 	const events = parseEventsResponse(answer.body);
 	if (events === undefined) {
-		return { ok: false, failure: malformedFailure('geteventsandalbums', answer, 'a JSON "events" list') };
+		return {
+			ok: false,
+			failure: malformedFailure('geteventsandalbums', answer, 'a JSON "events" list'),
+		};
 	}
 	return { ok: true, value: events };
 }
@@ -48,7 +54,9 @@ export async function listEvents(
 	baseUrl: string,
 	policy: RetryPolicy,
 ): Promise<RetryResult<EventSummary[]>> {
-	return await withRetries(policy, async () => outcomeOf(await listEventsOnce(ctx, baseUrl)));
+	return await withRetries(policy, async () =>
+		outcomeOf(await listEventsOnce(ctx, baseUrl, policy.timeoutMs)),
+	);
 }
 
 /**
@@ -60,17 +68,20 @@ export async function requestUploadUrl(
 	baseUrl: string,
 	apiKey: string,
 	request: UploadUrlRequest,
+	timeoutMs: number,
 ): Promise<Result<string>> {
 	const body: IDataObject = { apiKey, linkId: request.linkId, fileName: request.fileName };
 	if (request.albumId) body.albumId = request.albumId;
 	if (request.takenAt !== undefined) body.takenAt = request.takenAt;
-	const sent = await sendAuthenticated(ctx, 'getuploadurl', {
-		method: 'POST',
-		url: `${baseUrl}/getuploadurl`,
-		headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-		body,
-		json: true,
-		timeout: API_TIMEOUT_MS,
+	const sent = await callApi(ctx, {
+		step: 'getuploadurl',
+		timeoutMs,
+		options: {
+			method: 'POST',
+			url: `${baseUrl}/getuploadurl`,
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			body: JSON.stringify(body),
+		},
 	});
 	const checked = sent.ok ? successOrFailure('getuploadurl', sent.value) : sent;
 	if (!checked.ok) return checked;
@@ -80,7 +91,10 @@ export async function requestUploadUrl(
 			? (answer.body as IDataObject).uploadUrl
 			: undefined;
 	if (typeof uploadUrl !== 'string' || !/^https?:\/\//i.test(uploadUrl)) {
-		return { ok: false, failure: malformedFailure('getuploadurl', answer, 'an "uploadUrl" address') };
+		return {
+			ok: false,
+			failure: malformedFailure('getuploadurl', answer, 'an "uploadUrl" address'),
+		};
 	}
 	return { ok: true, value: uploadUrl };
 }

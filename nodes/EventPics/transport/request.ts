@@ -1,50 +1,139 @@
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { httpFailure, networkFailure } from './failures';
+import type { AnswerStream } from './answer';
+import { parseBody, readAnswer } from './answer';
+import {
+	deadlineFailure,
+	httpFailure,
+	networkFailure,
+	redirectFailure,
+	tooLargeFailure,
+} from './failures';
 import { parseRetryAfter } from './retry';
 import type { EventPicsContext, HttpAnswer, Result, Step } from './types';
 import { CREDENTIAL_TYPE } from './types';
 
-/** Timeout of the two service calls; the PUT has none, as a large file may take long. */
-export const API_TIMEOUT_MS = 60_000;
+/** Largest answer read from each service call; more is refused. An events list of 4 MiB is thousands of events. */
+export const MAX_ANSWER_BYTES: Record<'geteventsandalbums' | 'getuploadurl', number> = {
+	geteventsandalbums: 4 * 1024 * 1024,
+	getuploadurl: 64 * 1024,
+};
+
+export interface ApiCall {
+	step: 'geteventsandalbums' | 'getuploadurl';
+	options: IHttpRequestOptions;
+	timeoutMs: number;
+}
 
 /**
- * One request. Every status comes back as an answer; only a request that got no answer is a
- * failure. With `authenticated` n8n applies the credential; without it nothing of the credential
- * is sent (the PUT to the pre-signed address).
+ * The abort signal of a call: its deadline, joined with the execution's own cancel signal (the
+ * user stopping the workflow) when the context has one.
  */
-async function send(
+function callSignal(
+	ctx: EventPicsContext,
+	timeoutMs: number,
+): { signal: AbortSignal; deadline: AbortSignal } {
+	const deadline = AbortSignal.timeout(timeoutMs);
+	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	return { deadline, signal: cancel ? AbortSignal.any([deadline, cancel]) : deadline };
+}
+
+/**
+ * One call to the service with the credential applied by n8n. Redirects are never followed (n8n
+ * would send the key along), the whole call has a deadline, and at most MAX_ANSWER_BYTES of the
+ * answer are read. Every status comes back as an answer; a redirect, a too large or too slow answer
+ * and a request that got no answer are failures.
+ */
+export async function callApi(ctx: EventPicsContext, call: ApiCall): Promise<Result<HttpAnswer>> {
+	const { step, timeoutMs } = call;
+	const { signal, deadline } = callSignal(ctx, timeoutMs);
+	const full: IHttpRequestOptions = {
+		...call.options,
+		json: false,
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
+		timeout: timeoutMs,
+		abortSignal: signal,
+	};
+	// n8n replaces `abortSignal` by the execution's cancel signal: this context hands it ours instead.
+	const caller = Object.create(ctx, {
+		getExecutionCancelSignal: { value: () => signal },
+	}) as EventPicsContext;
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await ctx.helpers.httpRequestWithAuthentication.call(
+			caller,
+			CREDENTIAL_TYPE,
+			full,
+		)) as IN8nHttpFullResponse;
+	} catch (error) {
+		return {
+			ok: false,
+			failure: deadline.aborted ? deadlineFailure(step, timeoutMs) : networkFailure(step, error),
+		};
+	}
+	const headers = (response.headers ?? {}) as Record<string, unknown>;
+	const stream = response.body as AnswerStream;
+	const { statusCode } = response;
+	if (statusCode >= 300 && statusCode <= 399) {
+		stream.destroy();
+		return {
+			ok: false,
+			failure: redirectFailure(step, statusCode, headers.location, String(full.url)),
+		};
+	}
+	const read = await readAnswer(stream, MAX_ANSWER_BYTES[step], signal);
+	if (!read.ok) {
+		if (read.reason === 'tooLarge') {
+			return { ok: false, failure: tooLargeFailure(step, statusCode, MAX_ANSWER_BYTES[step]) };
+		}
+		if (read.reason === 'deadline' && deadline.aborted)
+			return { ok: false, failure: deadlineFailure(step, timeoutMs) };
+		return { ok: false, failure: networkFailure(step, read.error) };
+	}
+	return { ok: true, value: { statusCode, headers, body: parseBody(read.bytes) } };
+}
+
+/** Largest answer of the storage to a PUT read (an S3 error document is a few hundred bytes). */
+export const MAX_PUT_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * A request without the credential (the PUT to the pre-signed address). Every status comes back as
+ * an answer; a request that got no answer, or an answer larger than MAX_PUT_ANSWER_BYTES, is a
+ * failure. `timeout` here is n8n's idle timeout: no byte moving either way for that long ends the
+ * request (a stall), however long the file takes; reading the answer gets that long in total.
+ */
+export async function sendAnonymous(
 	ctx: EventPicsContext,
 	step: Step,
 	options: IHttpRequestOptions,
-	authenticated: boolean,
 ): Promise<Result<HttpAnswer>> {
-	const full = { ...options, returnFullResponse: true, ignoreHttpStatusErrors: true };
+	const full: IHttpRequestOptions = {
+		...options,
+		json: false,
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	let response: IN8nHttpFullResponse;
 	try {
-		const response = (
-			authenticated
-				? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, full)
-				: await ctx.helpers.httpRequest(full)
-		) as IN8nHttpFullResponse;
-		return {
-			ok: true,
-			value: {
-				statusCode: response.statusCode,
-				headers: (response.headers ?? {}) as Record<string, unknown>,
-				body: response.body,
-			},
-		};
+		response = (await ctx.helpers.httpRequest(full)) as IN8nHttpFullResponse;
 	} catch (error) {
-		return { ok: false, failure: networkFailure(step, error) };
+		return { ok: false, failure: networkFailure(step, error, options.timeout) };
 	}
-}
-
-export async function sendAuthenticated(ctx: EventPicsContext, step: Step, options: IHttpRequestOptions) {
-	return await send(ctx, step, options, true);
-}
-
-export async function sendAnonymous(ctx: EventPicsContext, step: Step, options: IHttpRequestOptions) {
-	return await send(ctx, step, options, false);
+	const { statusCode } = response;
+	const deadline = AbortSignal.timeout(options.timeout ?? 60_000);
+	const read = await readAnswer(response.body as AnswerStream, MAX_PUT_ANSWER_BYTES, deadline);
+	if (!read.ok) {
+		if (read.reason === 'tooLarge')
+			return { ok: false, failure: tooLargeFailure(step, statusCode, MAX_PUT_ANSWER_BYTES) };
+		return { ok: false, failure: networkFailure(step, read.error, options.timeout) };
+	}
+	const headers = (response.headers ?? {}) as Record<string, unknown>;
+	return { ok: true, value: { statusCode, headers, body: read.bytes.toString('utf8') } };
 }
 
 /** An answer with a 2xx status, or the failure it stands for (with its Retry-After). */

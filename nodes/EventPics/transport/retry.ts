@@ -7,6 +7,12 @@ export interface RetryPolicy {
 	baseDelayMs: number;
 	/** Longest single backoff delay when the service gave no Retry-After. */
 	maxDelayMs: number;
+	/**
+	 * Deadline of each call to the service, in total (connect, answer, body), and longest stall of
+	 * the PUT (no byte moving either way). Default 60 s: the service answers in well under a second,
+	 * and S3-like storage itself drops a connection idle for about 20 s, so only what is stuck ends.
+	 */
+	timeoutMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -14,15 +20,28 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxTotalWaitMs: 120_000,
 	baseDelayMs: 500,
 	maxDelayMs: 20_000,
+	timeoutMs: 60_000,
 };
 
-/** The policy with the user's Max Attempts and Max Total Wait (Seconds), where given. */
-export function retryPolicyFrom(options: { maxAttempts?: number; maxTotalWaitSeconds?: number }): RetryPolicy {
+/**
+ * The policy with the user's Max Attempts, Max Total Wait (Seconds) and Timeout (Seconds), where
+ * given. The values must have been checked (helpers/numberOption.ts); this only converts them.
+ */
+export function retryPolicyFrom(options: {
+	maxAttempts?: number;
+	maxTotalWaitSeconds?: number;
+	timeoutSeconds?: number;
+}): RetryPolicy {
 	const defaults = DEFAULT_RETRY_POLICY;
 	return {
 		...defaults,
-		maxAttempts: Math.max(1, Math.floor(options.maxAttempts ?? defaults.maxAttempts)),
-		maxTotalWaitMs: Math.max(0, (options.maxTotalWaitSeconds ?? defaults.maxTotalWaitMs / 1000) * 1000),
+		maxAttempts: options.maxAttempts ?? defaults.maxAttempts,
+		maxTotalWaitMs:
+			options.maxTotalWaitSeconds === undefined
+				? defaults.maxTotalWaitMs
+				: options.maxTotalWaitSeconds * 1000,
+		timeoutMs:
+			options.timeoutSeconds === undefined ? defaults.timeoutMs : options.timeoutSeconds * 1000,
 	};
 }
 
@@ -39,6 +58,7 @@ const RETRYABLE_NETWORK_CODES = new Set([
 	'EHOSTUNREACH',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 	'ERR_STREAM_PREMATURE_CLOSE',
+	'DEADLINE_EXCEEDED',
 	'UND_ERR_SOCKET',
 ]);
 

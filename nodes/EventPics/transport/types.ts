@@ -24,6 +24,10 @@ export interface Failure {
 	serviceCode?: string;
 	serviceMessage?: string;
 	details?: unknown;
+	/** A redirect's target origin (never its path or query), null when it named none. */
+	redirectTo?: string | null;
+	/** The answer was larger than the node reads from that call. */
+	tooLarge?: boolean;
 	/** Wait asked for by a Retry-After header, in milliseconds. */
 	retryAfterMs?: number;
 	/** One sentence describing the failure. */

@@ -71,7 +71,7 @@ export async function uploadFile(
 	const attempt = async (attemptNumber: number): Promise<AttemptOutcome<UploadReport>> => {
 		if (uploadUrl === undefined || Date.now() - issuedAt > UPLOAD_URL_REUSE_MS) {
 			uploadUrlRequests++;
-			const signed = await requestUploadUrl(ctx, baseUrl, apiKey, spec);
+			const signed = await requestUploadUrl(ctx, baseUrl, apiKey, spec, policy.timeoutMs);
 			if (!signed.ok) {
 				if (signed.failure.statusCode === 429) signals.throttled(signed.failure.retryAfterMs);
 				return { failure: signed.failure, retry: isTransient(signed.failure) };
@@ -90,8 +90,8 @@ export async function uploadFile(
 			body: body as Buffer,
 			headers: { 'Content-Type': spec.contentType, 'Content-Length': String(spec.size) },
 			disableFollowRedirect: true,
-			encoding: 'text',
-			json: false,
+			// a stall timeout, not a total one: a large file may take long, but bytes must keep moving
+			timeout: policy.timeoutMs,
 		});
 		if (isStream(body) && !body.destroyed) body.destroy();
 

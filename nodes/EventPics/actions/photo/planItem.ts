@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { checkNumber, NUMBER_RULES, rangeText } from '../../helpers/numberOption';
 import { parseTakenAt } from '../../helpers/takenAt';
 import type { Session } from '../session';
 import { findEvent } from '../session';
@@ -12,6 +13,7 @@ export interface UploadOptions {
 	allowUnknownType?: boolean;
 	maxAttempts?: number;
 	maxTotalWaitSeconds?: number;
+	timeoutSeconds?: number;
 	concurrency?: number;
 	skipDuplicates?: boolean;
 	dedupeKey?: string;
@@ -44,7 +46,41 @@ function fail(ctx: IExecuteFunctions, itemIndex: number, message: string, descri
 	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
 }
 
-function sourceError(ctx: IExecuteFunctions, itemIndex: number, lookup: Extract<SourceLookup, { ok: false }>) {
+const NUMBER_OPTIONS = [
+	'concurrency',
+	'maxAttempts',
+	'maxTotalWaitSeconds',
+	'timeoutSeconds',
+] as const;
+
+/**
+ * The item's Options with every number checked, whatever an expression made of it (NaN, 0, -1,
+ * 2.5, 1000, text): an error names the option, the value and the allowed range.
+ */
+export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number): UploadOptions {
+	const options = { ...(ctx.getNodeParameter('options', itemIndex, {}) as UploadOptions) };
+	for (const name of NUMBER_OPTIONS) {
+		if (options[name] === undefined) continue;
+		const rule = NUMBER_RULES[name];
+		const check = checkNumber(options[name], rule);
+		if (!check.ok) {
+			throw fail(
+				ctx,
+				itemIndex,
+				`Option ${check.reason} (item ${itemIndex})`,
+				`Set Options > "${rule.label}" to ${rangeText(rule)}; when it is an expression, check what it gives for this item.`,
+			);
+		}
+		options[name] = check.value;
+	}
+	return options;
+}
+
+function sourceError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	lookup: Extract<SourceLookup, { ok: false }>,
+) {
 	if (lookup.failure) {
 		return fail(ctx, itemIndex, `Item ${itemIndex} ${lookup.reason}`, lookup.failure.summary);
 	}
@@ -54,14 +90,18 @@ function sourceError(ctx: IExecuteFunctions, itemIndex: number, lookup: Extract<
 		`Item ${itemIndex} ${lookup.reason}`,
 		lookup.reason.includes('URL')
 			? 'Set "File URL" to the http(s) address of the file.'
-			: 'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
+			: lookup.reason.includes('cannot be found')
+				? 'Run the node that produced the file again in this workflow, so that its file is stored anew.'
+				: 'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
 	);
 }
 
 function planTakenAt(ctx: IExecuteFunctions, itemIndex: number): TakenAtPlan {
 	const mode = ctx.getNodeParameter('takenAtMode', itemIndex, 'exif') as string;
 	const exif = mode === 'exif';
-	const fallback = (exif ? ctx.getNodeParameter('takenAtFallback', itemIndex, 'none') : mode) as TakenAtPlan['fallback'];
+	const fallback = (
+		exif ? ctx.getNodeParameter('takenAtFallback', itemIndex, 'none') : mode
+	) as TakenAtPlan['fallback'];
 	if (fallback !== 'value') return { exif, fallback: fallback === 'now' ? 'now' : 'none' };
 	const parsed = parseTakenAt(ctx.getNodeParameter('takenAt', itemIndex, ''), ctx.getTimezone());
 	if (!parsed.ok) {
@@ -79,11 +119,19 @@ function planTakenAt(ctx: IExecuteFunctions, itemIndex: number): TakenAtPlan {
  * Reads an item's parameters and checks them (event, album, Taken At, binary fields) before any
  * upload starts. Throws a NodeOperationError naming the item and the field.
  */
-export async function planItem(ctx: IExecuteFunctions, session: Session, itemIndex: number): Promise<UploadJob[]> {
-	const linkId = String(ctx.getNodeParameter('event', itemIndex, '', { extractValue: true })).trim();
-	const albumId = String(ctx.getNodeParameter('album', itemIndex, '', { extractValue: true }) ?? '').trim();
+export async function planItem(
+	ctx: IExecuteFunctions,
+	session: Session,
+	itemIndex: number,
+): Promise<UploadJob[]> {
+	const linkId = String(
+		ctx.getNodeParameter('event', itemIndex, '', { extractValue: true }),
+	).trim();
+	const albumId = String(
+		ctx.getNodeParameter('album', itemIndex, '', { extractValue: true }) ?? '',
+	).trim();
 	const sourceKind = ctx.getNodeParameter('source', itemIndex, 'binary') as string;
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as UploadOptions;
+	const options = readUploadOptions(ctx, itemIndex);
 
 	const event = await findEvent(ctx, session, linkId, itemIndex);
 	if (albumId !== '' && !event.albums.some((album) => album.id === albumId)) {
@@ -108,7 +156,12 @@ export async function planItem(ctx: IExecuteFunctions, session: Session, itemInd
 	if (sourceKind === 'url') {
 		const address = String(ctx.getNodeParameter('fileUrl', itemIndex, '')).trim();
 		if (address === '') {
-			throw fail(ctx, itemIndex, `Item ${itemIndex} has no File URL`, 'Set "File URL" to the http(s) address of the file.');
+			throw fail(
+				ctx,
+				itemIndex,
+				`Item ${itemIndex} has no File URL`,
+				'Set "File URL" to the http(s) address of the file.',
+			);
 		}
 		const limits = downloadLimits(ctx, itemIndex, options);
 		const source = async () => {
@@ -121,7 +174,12 @@ export async function planItem(ctx: IExecuteFunctions, session: Session, itemInd
 
 	const all = ctx.getNodeParameter('allBinaryFields', itemIndex, false) as boolean;
 	const list = all ? '' : String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
-	const lookup = await binarySources(ctx, itemIndex, binaryFieldNames(ctx, itemIndex, all, list), all);
+	const lookup = await binarySources(
+		ctx,
+		itemIndex,
+		binaryFieldNames(ctx, itemIndex, all, list),
+		all,
+	);
 	if (!lookup.ok) throw sourceError(ctx, itemIndex, lookup);
 	for (const source of lookup.sources) {
 		if (source.size === 0) {

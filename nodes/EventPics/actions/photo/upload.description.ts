@@ -14,7 +14,7 @@ const takenAtValue = (extra: object): INodeProperties => ({
 	default: '',
 	placeholder: 'e.g. 2026-06-20T18:30:00+02:00 or {{ $json.timestamp }}',
 	description:
-		'When the photo was taken: an ISO 8601 date (without an offset it is read in the workflow\'s time zone), epoch milliseconds or seconds, or an n8n date. Sent as Unix milliseconds; empty sends none.',
+		"When the photo was taken: an ISO 8601 date (without an offset it is read in the workflow's time zone), epoch milliseconds or seconds, or an n8n date. Sent as Unix milliseconds; empty sends none.",
 	displayOptions: { show: { ...show, ...extra } },
 });
 
@@ -27,9 +27,14 @@ const takenAtFields: INodeProperties[] = [
 			{
 				name: 'From the Photo (EXIF)',
 				value: 'exif',
-				description: 'The capture time written by the camera (DateTimeOriginal), read from the first bytes of the file',
+				description:
+					'The capture time written by the camera (DateTimeOriginal), read from the first bytes of the file',
 			},
-			{ name: 'Custom Value', value: 'value', description: 'A date or timestamp, usually an expression' },
+			{
+				name: 'Custom Value',
+				value: 'value',
+				description: 'A date or timestamp, usually an expression',
+			},
 			{ name: 'Upload Time', value: 'now', description: 'The moment the file is uploaded' },
 			{ name: 'Not Sent', value: 'none', description: 'Send no capture time' },
 		],
@@ -47,7 +52,8 @@ const takenAtFields: INodeProperties[] = [
 			{ name: 'Use a Custom Value', value: 'value' },
 		],
 		default: 'none',
-		description: 'What to send for a file without a usable EXIF date (screenshots, videos, edited images)',
+		description:
+			'What to send for a file without a usable EXIF date (screenshots, videos, edited images)',
 		displayOptions: { show: { ...show, takenAtMode: ['exif'] } },
 	},
 	takenAtValue({ takenAtMode: ['value'] }),
@@ -71,7 +77,8 @@ export const uploadDescription: INodeProperties[] = [
 			{
 				name: 'URL',
 				value: 'url',
-				description: 'Download the file from an http(s) address and upload it (for AI agents and links)',
+				description:
+					'Download the file from an http(s) address and upload it (for AI agents and links)',
 			},
 		],
 		default: 'binary',
@@ -141,7 +148,7 @@ export const uploadDescription: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. booth-0001.jpg',
 				description:
-					'Name to upload the file under, instead of its own. An extension is added from the file\'s MIME type when the name has none.',
+					"Name to upload the file under, instead of its own. An extension is added from the file's MIME type when the name has none.",
 			},
 			{
 				displayName: 'Max Attempts',
@@ -158,8 +165,9 @@ export const uploadDescription: INodeProperties[] = [
 				name: 'maxTotalWaitSeconds',
 				type: 'number',
 				default: 120,
-				typeOptions: { minValue: 0 },
-				description: 'Longest time one upload waits between its tries, summed',
+				typeOptions: { minValue: 0, maxValue: 3600 },
+				description:
+					'Longest time one upload waits between its tries, summed. A Retry-After longer than what is left ends the tries at once; the pause of all uploads after a 429 is never longer either.',
 			},
 			{
 				displayName: 'Send Unknown Types as Octet-Stream',
@@ -176,6 +184,15 @@ export const uploadDescription: INodeProperties[] = [
 				default: false,
 				description:
 					'Whether to skip files this node already uploaded to the same event and album in earlier executions (for scheduled imports). Skipped files are reported in the output.',
+			},
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeoutSeconds',
+				type: 'number',
+				default: 60,
+				typeOptions: { minValue: 1, maxValue: 600 },
+				description:
+					'Longest time one call to EventPics may take in all, and longest time an upload may stall (no data moving). A large file may take longer as long as its data keeps moving.',
 			},
 		],
 	},

@@ -6,7 +6,7 @@ import type { NodeError } from '../items';
 import { asNodeError, errorItem } from '../items';
 import { openSession } from '../session';
 import type { UploadJob, UploadOptions } from './planItem';
-import { planItem } from './planItem';
+import { planItem, readUploadOptions } from './planItem';
 import { DEFAULT_CONCURRENCY, uploadDescription } from './upload.description';
 import { runUploadJob } from './uploadJob';
 
@@ -25,10 +25,19 @@ interface ItemOutcome {
  * uploaded, and that item's error is thrown.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', 0, {}) as UploadOptions;
-	const session = await openSession(this, retryPolicyFrom(options));
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
+	let options: UploadOptions;
+	try {
+		// the node-wide options (Concurrent Uploads above all) are those of the first item
+		options = readUploadOptions(this, 0);
+	} catch (error) {
+		const nodeError = asNodeError(this, error, 0);
+		if (!continueOnFail) throw nodeError;
+		return items.map((_, itemIndex) => errorItem(nodeError, itemIndex));
+	}
+	const policy = retryPolicyFrom(options);
+	const session = await openSession(this, policy);
 	const outcomes: ItemOutcome[] = items.map(() => ({ outputs: [] }));
 
 	const jobs: UploadJob[] = [];
@@ -49,32 +58,37 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		outputs.push({ json: {} });
 	}
 	let stopAt = Number.POSITIVE_INFINITY;
-	const signals = { throttled: (ms: number | undefined) => limiter.throttled(ms), succeeded: () => limiter.succeeded() };
+	// The shared pause after a 429 is a wait too: never longer than Max Total Wait.
+	const signals = {
+		throttled: (ms: number | undefined) =>
+			limiter.throttled(ms === undefined ? undefined : Math.min(ms, policy.maxTotalWaitMs)),
+		succeeded: () => limiter.succeeded(),
+	};
 
-	await runPool(
-		jobs.length,
-		limiter,
-		async (index) => {
-			const job = jobs[index];
-			if (job.itemIndex > stopAt) return;
-			try {
-				const json = await runUploadJob(this, session, job, signals);
-				outcomes[job.itemIndex].outputs[slots.get(job)!] = { json, pairedItem: { item: job.itemIndex } };
-			} catch (error) {
-				const outcome = outcomes[job.itemIndex];
-				const nodeError = asNodeError(this, error, job.itemIndex);
-				outcome.error ??= nodeError;
-				if (!continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
-				else outcome.outputs[slots.get(job)!] = errorItem(nodeError, job.itemIndex);
-			}
-		},
-	);
+	await runPool(jobs.length, limiter, async (index) => {
+		const job = jobs[index];
+		if (job.itemIndex > stopAt) return;
+		try {
+			const json = await runUploadJob(this, session, job, signals);
+			outcomes[job.itemIndex].outputs[slots.get(job)!] = {
+				json,
+				pairedItem: { item: job.itemIndex },
+			};
+		} catch (error) {
+			const outcome = outcomes[job.itemIndex];
+			const nodeError = asNodeError(this, error, job.itemIndex);
+			outcome.error ??= nodeError;
+			if (!continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
+			else outcome.outputs[slots.get(job)!] = errorItem(nodeError, job.itemIndex);
+		}
+	});
 
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const outcome = outcomes[itemIndex];
 		if (outcome.error && !continueOnFail) throw outcome.error;
-		if (outcome.error && outcome.outputs.length === 0) output.push(errorItem(outcome.error, itemIndex));
+		if (outcome.error && outcome.outputs.length === 0)
+			output.push(errorItem(outcome.error, itemIndex));
 		else output.push(...outcome.outputs);
 	}
 	return output;
