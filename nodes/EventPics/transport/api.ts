@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { EventSummary } from '../helpers/events';
 import { parseEventsResponse } from '../helpers/events';
 import { malformedFailure } from './failures';
-import { API_TIMEOUT_MS, sendAuthenticated, successOrFailure } from './request';
+import { API_TIMEOUT_MS, sendAnonymous, sendAuthenticated, successOrFailure } from './request';
 import type { RetryPolicy } from './retry';
 import type { EventPicsContext, Result } from './types';
 import type { AttemptOutcome, RetryResult } from './withRetries';
@@ -52,8 +52,9 @@ export async function listEvents(
 }
 
 /**
- * POST /getuploadurl, once. The key goes in the JSON body as the API asks; the credential's
- * header is added by n8n as for every call to the service.
+ * POST /getuploadurl, once. The key goes in the JSON body, which is all the API asks for, so the
+ * call skips n8n's credential handling (which reads and decrypts the credential and resolves its
+ * header expression on every call: about 1 ms per file) and follows no redirect.
  */
 export async function requestUploadUrl(
 	ctx: EventPicsContext,
@@ -64,13 +65,14 @@ export async function requestUploadUrl(
 	const body: IDataObject = { apiKey, linkId: request.linkId, fileName: request.fileName };
 	if (request.albumId) body.albumId = request.albumId;
 	if (request.takenAt !== undefined) body.takenAt = request.takenAt;
-	const sent = await sendAuthenticated(ctx, 'getuploadurl', {
+	const sent = await sendAnonymous(ctx, 'getuploadurl', {
 		method: 'POST',
 		url: `${baseUrl}/getuploadurl`,
 		headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 		body,
 		json: true,
 		timeout: API_TIMEOUT_MS,
+		disableFollowRedirect: true,
 	});
 	const checked = sent.ok ? successOrFailure('getuploadurl', sent.value) : sent;
 	if (!checked.ok) return checked;

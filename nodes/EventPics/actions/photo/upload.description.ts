@@ -4,7 +4,9 @@ import { albumLocator, eventLocator } from '../descriptions';
 
 const show = { resource: ['photo'], operation: ['upload'] };
 
-export const DEFAULT_CONCURRENCY = 4;
+/** The most uploads at once by default ("Concurrent Uploads"), and where the automatic ramp starts. */
+export const DEFAULT_CONCURRENCY = 16;
+export const START_CONCURRENCY = 4;
 
 const takenAtValue = (extra: object): INodeProperties => ({
 	displayName: 'Taken At Value',
@@ -13,7 +15,7 @@ const takenAtValue = (extra: object): INodeProperties => ({
 	default: '',
 	placeholder: 'e.g. 2026-06-20T18:30:00+02:00 or {{ $json.timestamp }}',
 	description:
-		'When the photo was taken: an ISO 8601 date (without an offset it is read in the workflow\'s time zone), epoch milliseconds or seconds, or an n8n date. Sent as Unix milliseconds; empty sends none.',
+		"When the photo was taken: an ISO 8601 date (without an offset it is read in the workflow's time zone), epoch milliseconds or seconds, or an n8n date. Sent as Unix milliseconds; empty sends none.",
 	displayOptions: { show: { ...show, ...extra } },
 });
 
@@ -26,9 +28,14 @@ const takenAtFields: INodeProperties[] = [
 			{
 				name: 'From the Photo (EXIF)',
 				value: 'exif',
-				description: 'The capture time written by the camera (DateTimeOriginal), read from the first bytes of the file',
+				description:
+					'The capture time written by the camera (DateTimeOriginal), read from the first bytes of the file',
 			},
-			{ name: 'Custom Value', value: 'value', description: 'A date or timestamp, usually an expression' },
+			{
+				name: 'Custom Value',
+				value: 'value',
+				description: 'A date or timestamp, usually an expression',
+			},
 			{ name: 'Upload Time', value: 'now', description: 'The moment the file is uploaded' },
 			{ name: 'Not Sent', value: 'none', description: 'Send no capture time' },
 		],
@@ -46,7 +53,8 @@ const takenAtFields: INodeProperties[] = [
 			{ name: 'Use a Custom Value', value: 'value' },
 		],
 		default: 'none',
-		description: 'What to send for a file without a usable EXIF date (screenshots, videos, edited images)',
+		description:
+			'What to send for a file without a usable EXIF date (screenshots, videos, edited images)',
 		displayOptions: { show: { ...show, takenAtMode: ['exif'] } },
 	},
 	takenAtValue({ takenAtMode: ['value'] }),
@@ -70,7 +78,8 @@ export const uploadDescription: INodeProperties[] = [
 			{
 				name: 'URL',
 				value: 'url',
-				description: 'Download the file from an http(s) address and upload it (for AI agents and links)',
+				description:
+					'Download the file from an http(s) address and upload it (for AI agents and links)',
 			},
 		],
 		default: 'binary',
@@ -121,7 +130,7 @@ export const uploadDescription: INodeProperties[] = [
 				default: DEFAULT_CONCURRENCY,
 				typeOptions: { minValue: 1, maxValue: 16 },
 				description:
-					'How many files are uploaded at once. Fewer are used for a while when EventPics answers 429 (too many requests).',
+					'The most files uploaded at once. The node starts with 4 (or this number when lower) and goes up to it while EventPics answers quickly; it uses fewer for a while when EventPics answers 429 (too many requests) or slows down. Set 1 to upload one file after the other.',
 			},
 			{
 				displayName: 'Duplicate Key',
@@ -139,7 +148,7 @@ export const uploadDescription: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. booth-0001.jpg',
 				description:
-					'Name to upload the file under, instead of its own. An extension is added from the file\'s MIME type when the name has none.',
+					"Name to upload the file under, instead of its own. An extension is added from the file's MIME type when the name has none.",
 			},
 			{
 				displayName: 'Max Attempts',

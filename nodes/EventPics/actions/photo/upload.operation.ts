@@ -7,7 +7,7 @@ import { asNodeError, errorItem } from '../items';
 import { openSession } from '../session';
 import type { UploadJob, UploadOptions } from './planItem';
 import { planItem } from './planItem';
-import { DEFAULT_CONCURRENCY, uploadDescription } from './upload.description';
+import { DEFAULT_CONCURRENCY, START_CONCURRENCY, uploadDescription } from './upload.description';
 import { runUploadJob } from './uploadJob';
 
 export const description: INodeProperties[] = uploadDescription;
@@ -20,8 +20,9 @@ interface ItemOutcome {
 
 /**
  * Checks every item first (event, album, fields), then uploads the files with up to "Concurrent
- * Uploads" at once. The output keeps the input's order and pairing. Without Continue On Fail the
- * node behaves as if it went item by item: files of items after the first failing one are not
+ * Uploads" at once: the limiter starts with a few and grows while the answers stay good (see
+ * transport/limiter.ts). The output keeps the input's order and pairing. Without Continue On Fail
+ * the node behaves as if it went item by item: files of items after the first failing one are not
  * uploaded, and that item's error is thrown.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
@@ -41,7 +42,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 	}
 
-	const limiter = new AdaptiveLimiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+	const limiter = new AdaptiveLimiter(options.concurrency ?? DEFAULT_CONCURRENCY, {
+		start: START_CONCURRENCY,
+	});
 	const slots = new Map<UploadJob, number>();
 	for (const job of jobs) {
 		const outputs = outcomes[job.itemIndex].outputs;
@@ -49,32 +52,35 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		outputs.push({ json: {} });
 	}
 	let stopAt = Number.POSITIVE_INFINITY;
-	const signals = { throttled: (ms: number | undefined) => limiter.throttled(ms), succeeded: () => limiter.succeeded() };
+	const signals = {
+		throttled: (ms: number | undefined) => limiter.throttled(ms),
+		succeeded: (ms?: number) => limiter.succeeded(ms),
+	};
 
-	await runPool(
-		jobs.length,
-		limiter,
-		async (index) => {
-			const job = jobs[index];
-			if (job.itemIndex > stopAt) return;
-			try {
-				const json = await runUploadJob(this, session, job, signals);
-				outcomes[job.itemIndex].outputs[slots.get(job)!] = { json, pairedItem: { item: job.itemIndex } };
-			} catch (error) {
-				const outcome = outcomes[job.itemIndex];
-				const nodeError = asNodeError(this, error, job.itemIndex);
-				outcome.error ??= nodeError;
-				if (!continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
-				else outcome.outputs[slots.get(job)!] = errorItem(nodeError, job.itemIndex);
-			}
-		},
-	);
+	await runPool(jobs.length, limiter, async (index) => {
+		const job = jobs[index];
+		if (job.itemIndex > stopAt) return;
+		try {
+			const json = await runUploadJob(this, session, job, signals);
+			outcomes[job.itemIndex].outputs[slots.get(job)!] = {
+				json,
+				pairedItem: { item: job.itemIndex },
+			};
+		} catch (error) {
+			const outcome = outcomes[job.itemIndex];
+			const nodeError = asNodeError(this, error, job.itemIndex);
+			outcome.error ??= nodeError;
+			if (!continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
+			else outcome.outputs[slots.get(job)!] = errorItem(nodeError, job.itemIndex);
+		}
+	});
 
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const outcome = outcomes[itemIndex];
 		if (outcome.error && !continueOnFail) throw outcome.error;
-		if (outcome.error && outcome.outputs.length === 0) output.push(errorItem(outcome.error, itemIndex));
+		if (outcome.error && outcome.outputs.length === 0)
+			output.push(errorItem(outcome.error, itemIndex));
 		else output.push(...outcome.outputs);
 	}
 	return output;
