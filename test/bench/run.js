@@ -24,13 +24,13 @@ const { runHash } = require('./hash');
 const { median } = require('./throughput');
 
 /** How the default concurrency is shown: automatic, from 4 up to the cap. */
-const DEFAULT_LABEL = 'auto 4-16 (default)';
+const DEFAULT_LABEL = 'auto 4-64 (default)';
 
 const USAGE = `Usage: node --expose-gc test/bench/run.js [--quick] [--repeat N] [--concurrency 4,default] [--only throughput,memory,ratelimit,hash,http]
 
   --quick       fewer files (20 instead of 200, 10 instead of 40) and one 100 MB upload instead of 300 MB and 1 GB
   --repeat N    run each throughput measurement N times and report the median (default 3; 1 with --quick)
-  --concurrency LIST  throughput rows: fixed numbers and/or "default" (automatic, up to the default cap); default 4,default
+  --concurrency LIST  throughput rows: fixed numbers and/or "default" (automatic, up to the default cap); default 4,16,default
   --only LIST   run only these scenarios (comma-separated)
 
 The node in the real n8n app beside the HTTP Request pair: npm run bench:n8n (test/bench/n8n.js).`;
@@ -56,7 +56,7 @@ function parseArgs(argv) {
 		repeat: 0,
 		only: SCENARIOS,
 		help: false,
-		concurrencies: [4, 'default'],
+		concurrencies: [4, 16, 'default'],
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];

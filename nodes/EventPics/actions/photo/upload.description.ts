@@ -4,7 +4,12 @@ import { albumLocator, eventLocator } from '../descriptions';
 
 const show = { resource: ['photo'], operation: ['upload'] };
 
-/** The most uploads at once by default ("Concurrent Uploads"), and where the automatic ramp starts. */
+/**
+ * Concurrency: without the "Concurrent Uploads" option the node starts with START_CONCURRENCY and
+ * may grow to AUTO_MAX_CONCURRENCY while the answers stay good; with it, the user's number (1-16) is
+ * the most at once. DEFAULT_CONCURRENCY is the value the option shows when added.
+ */
+export const AUTO_MAX_CONCURRENCY = 64;
 export const DEFAULT_CONCURRENCY = 16;
 export const START_CONCURRENCY = 4;
 
@@ -130,7 +135,7 @@ export const uploadDescription: INodeProperties[] = [
 				default: DEFAULT_CONCURRENCY,
 				typeOptions: { minValue: 1, maxValue: 16 },
 				description:
-					'The most files uploaded at once. The node starts with 4 (or this number when lower) and goes up to it while EventPics answers quickly; it uses fewer for a while when EventPics answers 429 (too many requests) or slows down. Set 1 to upload one file after the other.',
+					'The most files uploaded at once. Without this option the node chooses: it starts with 4 and goes up to 64 while EventPics answers quickly. Either way it uses fewer for a while when EventPics answers 429 (too many requests) or slows down. Set 1 to upload one file after the other.',
 			},
 			{
 				displayName: 'Duplicate Key',

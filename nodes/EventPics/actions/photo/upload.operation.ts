@@ -7,7 +7,7 @@ import { asNodeError, errorItem } from '../items';
 import { openSession } from '../session';
 import type { UploadJob, UploadOptions } from './planItem';
 import { planItem } from './planItem';
-import { DEFAULT_CONCURRENCY, START_CONCURRENCY, uploadDescription } from './upload.description';
+import { AUTO_MAX_CONCURRENCY, START_CONCURRENCY, uploadDescription } from './upload.description';
 import { runUploadJob } from './uploadJob';
 
 export const description: INodeProperties[] = uploadDescription;
@@ -42,7 +42,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 	}
 
-	const limiter = new AdaptiveLimiter(options.concurrency ?? DEFAULT_CONCURRENCY, {
+	const limiter = new AdaptiveLimiter(options.concurrency ?? AUTO_MAX_CONCURRENCY, {
 		start: START_CONCURRENCY,
 	});
 	const slots = new Map<UploadJob, number>();
