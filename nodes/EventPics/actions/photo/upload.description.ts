@@ -6,8 +6,8 @@ const show = { resource: ['photo'], operation: ['upload'] };
 
 /**
  * Concurrency: without the "Concurrent Uploads" option the node starts with START_CONCURRENCY and
- * may grow to AUTO_MAX_CONCURRENCY while the answers stay good; with it, the user's number (1-16) is
- * the most at once. DEFAULT_CONCURRENCY is the value the option shows when added.
+ * may grow to AUTO_MAX_CONCURRENCY while the answers stay good; with it, the user's number (1-16)
+ * runs from the start (fewer for a while after a 429). DEFAULT_CONCURRENCY is the value the option shows when added.
  */
 export const AUTO_MAX_CONCURRENCY = 64;
 export const DEFAULT_CONCURRENCY = 16;
@@ -135,7 +135,7 @@ export const uploadDescription: INodeProperties[] = [
 				default: DEFAULT_CONCURRENCY,
 				typeOptions: { minValue: 1, maxValue: 16 },
 				description:
-					'The most files uploaded at once. Without this option the node chooses: it starts with 4 and goes up to 64 while EventPics answers quickly. Either way it uses fewer for a while when EventPics answers 429 (too many requests) or slows down. Set 1 to upload one file after the other.',
+					'How many files are uploaded at once. Without this option the node chooses: it starts with 4 and goes up to 64 while EventPics answers quickly. Either way it uses fewer for a while when EventPics answers 429 (too many requests), and the automatic choice also when answers slow down. Set 1 to upload one file after the other.',
 			},
 			{
 				displayName: 'Duplicate Key',

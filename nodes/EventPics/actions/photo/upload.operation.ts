@@ -42,9 +42,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 	}
 
-	const limiter = new AdaptiveLimiter(options.concurrency ?? AUTO_MAX_CONCURRENCY, {
-		start: START_CONCURRENCY,
-	});
+	// Without the option: automatic, from a few up to many. With it: the user's number from the start.
+	const limiter =
+		options.concurrency === undefined
+			? new AdaptiveLimiter(AUTO_MAX_CONCURRENCY, { start: START_CONCURRENCY })
+			: new AdaptiveLimiter(options.concurrency);
 	const slots = new Map<UploadJob, number>();
 	for (const job of jobs) {
 		const outputs = outcomes[job.itemIndex].outputs;
