@@ -126,11 +126,11 @@ async function runThroughput(options) {
 		/** @type {Measurement[]} */
 		const measured = [];
 		const {
-			DEFAULT_CONCURRENCY,
+			AUTO_MAX_CONCURRENCY,
 		} = require('../../dist/nodes/EventPics/actions/photo/upload.description.js');
 		for (const concurrency of options.concurrencies) {
-			const effective = concurrency === 'default' ? Number(DEFAULT_CONCURRENCY) : concurrency;
-			const label = concurrency === 'default' ? `${effective} (default)` : String(effective);
+			const effective = concurrency === 'default' ? Number(AUTO_MAX_CONCURRENCY) : concurrency;
+			const label = concurrency === 'default' ? `auto 4-${effective} (default)` : String(effective);
 			const rawMs = [];
 			const nodeMs = [];
 			for (let r = 0; r < options.repeat; r++) {

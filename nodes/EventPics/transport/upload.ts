@@ -32,10 +32,10 @@ export interface UploadReport {
 	possibleDuplicate: boolean;
 }
 
-/** Feedback for the concurrency limiter: every 429, every good answer. */
+/** Feedback for the concurrency limiter: every 429, every good answer (with the time a small request took). */
 export interface RateSignals {
 	throttled: (retryAfterMs: number | undefined) => void;
-	succeeded: () => void;
+	succeeded: (elapsedMs?: number) => void;
 }
 
 const NO_SIGNALS: RateSignals = { throttled: () => undefined, succeeded: () => undefined };
@@ -71,12 +71,13 @@ export async function uploadFile(
 	const attempt = async (attemptNumber: number): Promise<AttemptOutcome<UploadReport>> => {
 		if (uploadUrl === undefined || Date.now() - issuedAt > UPLOAD_URL_REUSE_MS) {
 			uploadUrlRequests++;
+			const askedAt = Date.now();
 			const signed = await requestUploadUrl(ctx, baseUrl, apiKey, spec, policy.timeoutMs);
 			if (!signed.ok) {
 				if (signed.failure.statusCode === 429) signals.throttled(signed.failure.retryAfterMs);
 				return { failure: signed.failure, retry: isTransient(signed.failure) };
 			}
-			signals.succeeded();
+			signals.succeeded(Date.now() - askedAt);
 			uploadUrl = signed.value;
 			issuedAt = Date.now();
 		}

@@ -1,17 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { Sha256 } from '../../helpers/sha256';
 import type { UploadBody } from '../../transport/upload';
 
 /** Keys of the files this node uploaded, kept by n8n's deduplication store (as Remove Duplicates does). */
 const SCOPE = 'node';
 const MAX_ENTRIES = 100_000;
 
+/** SHA-256 of the body as lower-case hex, chunk by chunk (node:crypto, allowed by n8n's scanner). */
 async function hashBody(body: UploadBody): Promise<string> {
-	const hash = new Sha256();
-	if (Buffer.isBuffer(body)) return hash.update(body).hex();
+	const hash = createHash('sha256');
+	if (Buffer.isBuffer(body)) return hash.update(body).digest('hex');
 	for await (const chunk of body) hash.update(chunk as Uint8Array);
-	return hash.hex();
+	return hash.digest('hex');
 }
 
 /** The content hash of a file, read once from its source with flat memory. */
@@ -42,11 +43,18 @@ function oneAtATime<T>(call: () => Promise<T>): Promise<T> {
  */
 export async function seenBefore(ctx: IExecuteFunctions, key: string): Promise<boolean> {
 	const result = await oneAtATime(
-		async () => await ctx.helpers.checkProcessedAndRecord([key], SCOPE, { mode: 'entries', maxEntries: MAX_ENTRIES }),
+		async () =>
+			await ctx.helpers.checkProcessedAndRecord([key], SCOPE, {
+				mode: 'entries',
+				maxEntries: MAX_ENTRIES,
+			}),
 	);
 	return result.processed.length > 0;
 }
 
 export async function forget(ctx: IExecuteFunctions, key: string): Promise<void> {
-	await oneAtATime(async () => await ctx.helpers.removeProcessed([key], SCOPE, { mode: 'entries', maxEntries: MAX_ENTRIES }));
+	await oneAtATime(
+		async () =>
+			await ctx.helpers.removeProcessed([key], SCOPE, { mode: 'entries', maxEntries: MAX_ENTRIES }),
+	);
 }

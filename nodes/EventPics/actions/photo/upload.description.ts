@@ -5,7 +5,14 @@ import { allowOptions, maxFileSizeOption } from './contentOptions.description';
 
 const show = { resource: ['photo'], operation: ['upload'] };
 
-export const DEFAULT_CONCURRENCY = 4;
+/**
+ * Concurrency: without the "Concurrent Uploads" option the node starts with START_CONCURRENCY and
+ * may grow to AUTO_MAX_CONCURRENCY while the answers stay good; with it, the user's number (1-16)
+ * runs from the start (fewer for a while after a 429). DEFAULT_CONCURRENCY is the value the option shows when added.
+ */
+export const AUTO_MAX_CONCURRENCY = 64;
+export const DEFAULT_CONCURRENCY = 16;
+export const START_CONCURRENCY = 4;
 
 const takenAtValue = (extra: object): INodeProperties => ({
 	displayName: 'Taken At Value',
@@ -130,7 +137,7 @@ export const uploadDescription: INodeProperties[] = [
 				default: DEFAULT_CONCURRENCY,
 				typeOptions: { minValue: 1, maxValue: 16 },
 				description:
-					'How many files are uploaded at once. Fewer are used for a while when EventPics answers 429 (too many requests).',
+					'How many files are uploaded at once. Without this option the node chooses: it starts with 4 and goes up to 64 while EventPics answers quickly. Either way it uses fewer for a while when EventPics answers 429 (too many requests), and the automatic choice also when answers slow down. Set 1 to upload one file after the other.',
 			},
 			{
 				displayName: 'Duplicate Key',

@@ -7,7 +7,7 @@ import { asNodeError, errorItem } from '../items';
 import { openSession } from '../session';
 import type { UploadJob, UploadOptions } from './planItem';
 import { planItem, readUploadOptions } from './planItem';
-import { DEFAULT_CONCURRENCY, uploadDescription } from './upload.description';
+import { AUTO_MAX_CONCURRENCY, START_CONCURRENCY, uploadDescription } from './upload.description';
 import { runUploadJob } from './uploadJob';
 
 export const description: INodeProperties[] = uploadDescription;
@@ -20,8 +20,9 @@ interface ItemOutcome {
 
 /**
  * Checks every item first (event, album, fields), then uploads the files with up to "Concurrent
- * Uploads" at once. The output keeps the input's order and pairing. Without Continue On Fail the
- * node behaves as if it went item by item: files of items after the first failing one are not
+ * Uploads" at once: the limiter starts with a few and grows while the answers stay good (see
+ * transport/limiter.ts). The output keeps the input's order and pairing. Without Continue On Fail
+ * the node behaves as if it went item by item: files of items after the first failing one are not
  * uploaded, and that item's error is thrown.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
@@ -50,7 +51,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 	}
 
-	const limiter = new AdaptiveLimiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+	// Without the option: automatic, from a few up to many. With it: the user's number from the start.
+	const limiter =
+		options.concurrency === undefined
+			? new AdaptiveLimiter(AUTO_MAX_CONCURRENCY, { start: START_CONCURRENCY })
+			: new AdaptiveLimiter(options.concurrency);
 	const slots = new Map<UploadJob, number>();
 	for (const job of jobs) {
 		const outputs = outcomes[job.itemIndex].outputs;
@@ -62,7 +67,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const signals = {
 		throttled: (ms: number | undefined) =>
 			limiter.throttled(ms === undefined ? undefined : Math.min(ms, policy.maxTotalWaitMs)),
-		succeeded: () => limiter.succeeded(),
+		succeeded: (ms?: number) => limiter.succeeded(ms),
 	};
 
 	await runPool(jobs.length, limiter, async (index) => {
