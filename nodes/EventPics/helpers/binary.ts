@@ -1,13 +1,19 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadBody } from '../transport/upload';
+import { bufferedMode, DATABASE_READ_LIMIT_BYTES, mebibytes } from './binaryMode';
 
 export interface ResolvedBinary {
 	propertyName: string;
 	fileName?: string;
 	mimeType?: string;
 	size: number;
+	/** n8n's binary data mode that holds the file, when it cannot stream it (`database`). */
+	bufferedMode?: string;
 	open: () => Promise<UploadBody>;
+	/** Lets go of a file read whole into memory. */
+	dispose?: () => void;
 }
 
 export type BinaryLookup = { ok: true; binary: ResolvedBinary } | { ok: false; reason: string };
@@ -15,6 +21,9 @@ export type BinaryLookup = { ok: true; binary: ResolvedBinary } | { ok: false; r
 /**
  * Finds an item's binary field and how to read it: streamed from n8n's binary store when it has an
  * id (the normal case since n8n 2.0), from the inline base64 data otherwise (pinned or test data).
+ * A store that cannot stream (the `database` mode, n8n's default in queue mode, reads the whole
+ * file on every read) is read once and the same bytes serve the look at the start, the content
+ * hash and every try of the PUT.
  */
 export async function resolveBinary(
 	ctx: IExecuteFunctions,
@@ -36,14 +45,34 @@ export async function resolveBinary(
 	if (binary.id) {
 		const { id } = binary;
 		const metadata = await ctx.helpers.getBinaryMetadata(id);
+		const resolved: ResolvedBinary = {
+			propertyName,
+			fileName: binary.fileName ?? metadata.fileName,
+			mimeType: binary.mimeType || metadata.mimeType,
+			size: metadata.fileSize,
+			open: async () => await ctx.helpers.getBinaryStream(id),
+		};
+		const mode = bufferedMode(id);
+		if (mode === undefined) return { ok: true, binary: resolved };
+		if (mode === 'database' && resolved.size > DATABASE_READ_LIMIT_BYTES) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The file in binary field "${propertyName}" of item ${itemIndex} (${mebibytes(resolved.size)}) is too large to read from n8n's database`,
+				{
+					itemIndex,
+					description: `n8n keeps binary data in its database (binary data mode "database", the default in queue mode) and cannot read a file over ${mebibytes(DATABASE_READ_LIMIT_BYTES)} back from Postgres: the attempt fails inside the database driver and leaves the execution hanging, so the file was not read. For files this large set N8N_DEFAULT_BINARY_DATA_MODE to "filesystem" on a folder that main and workers share (N8N_BINARY_DATA_STORAGE_PATH), or "s3" where licensed; or upload from a URL with the URL source, which streams.`,
+				},
+			);
+		}
+		let whole: Promise<Buffer> | undefined;
 		return {
 			ok: true,
 			binary: {
-				propertyName,
-				fileName: binary.fileName ?? metadata.fileName,
-				mimeType: binary.mimeType || metadata.mimeType,
-				size: metadata.fileSize,
-				open: async () => await ctx.helpers.getBinaryStream(id),
+				...resolved,
+				bufferedMode: mode,
+				open: async () =>
+					await (whole ??= ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName)),
+				dispose: () => (whole = undefined),
 			},
 		};
 	}

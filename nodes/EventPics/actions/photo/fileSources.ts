@@ -15,6 +15,8 @@ export interface FileSource {
 	fileName?: string;
 	mimeType?: string;
 	size: number;
+	/** n8n's binary data mode when it cannot stream the file (read whole into memory). */
+	bufferedMode?: string;
 	open: () => Promise<UploadBody>;
 	/** Opens the file to read its start (EXIF, signature) without touching what `open` hands out. */
 	inspect: () => Promise<UploadBody>;

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { bufferedWarning } from '../../helpers/binaryMode';
 import { sanitizeFileName } from '../../helpers/fileName';
 import { nameAndContentType } from '../../helpers/mediaType';
 import { mimeTypeMismatch } from '../../helpers/sniff';
@@ -85,6 +86,11 @@ export async function runUploadJob(
 			...originJson(source),
 		};
 		if (inspection.exif) described.exifTag = inspection.exif.tag;
+		if (source.bufferedMode) {
+			described.binaryDataMode = source.bufferedMode;
+			const note = bufferedWarning(source.bufferedMode, source.size);
+			if (note) warnings.push(note);
+		}
 
 		let key: string | undefined;
 		if (options.skipDuplicates) {
