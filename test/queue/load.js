@@ -59,7 +59,13 @@ async function postBatch(url, photos) {
 	const response = await fetch(url, { method: 'POST', body });
 	const text = await response.text();
 	assert.equal(response.status, 200, `webhook answered ${response.status}: ${text.slice(0, 500)}`);
-	return JSON.parse(text);
+	try {
+		return JSON.parse(text);
+	} catch {
+		throw new Error(
+			`webhook answered 200 without the JSON of Respond to Webhook: "${text.slice(0, 500)}"`,
+		);
+	}
 }
 
 /**

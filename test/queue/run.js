@@ -10,7 +10,7 @@
  * Flags: --files N (default 500) --per-execution N (50) --worker-concurrency N (5)
  *        --rounds N (1: how often the 1-worker and 2-worker timings are taken)
  *        --large-mib N (default: the largest file n8n reads back from Postgres, ~256 MiB)
- *        --skip-large (leave out the two large-file runs)
+ *        --skip-large (leave out the two large-file runs) --only-large (only those)
  */
 
 const fs = require('node:fs');
@@ -35,6 +35,7 @@ function parseArgs(argv) {
 		/** @type {number | undefined} */
 		largeMiB: undefined,
 		skipLarge: false,
+		onlyLarge: false,
 	};
 	/** @type {Record<string, keyof typeof options>} */
 	const numeric = {
@@ -52,6 +53,7 @@ function parseArgs(argv) {
 				throw new Error(`${argv[i - 1]} needs a positive whole number`);
 			/** @type {any} */ (options)[key] = value;
 		} else if (argv[i] === '--skip-large') options.skipLarge = true;
+		else if (argv[i] === '--only-large') options.onlyLarge = true;
 		else throw new Error(`Unknown argument ${argv[i]}`);
 	}
 	return options;

@@ -25,7 +25,7 @@ const DATABASE_READ_LIMIT_BYTES = Math.floor((0x1fffffe8 - 2) / 2);
  * @typedef {object} Context
  * @property {any} emulator
  * @property {import('../n8n-app/n8n').N8nServer} server
- * @property {{ files: number, perExecution: number, workerConcurrency: number, rounds: number, largeMiB: number | undefined, skipLarge: boolean }} options
+ * @property {{ files: number, perExecution: number, workerConcurrency: number, rounds: number, largeMiB: number | undefined, skipLarge: boolean, onlyLarge: boolean }} options
  * @property {(message: string) => void} step
  * @property {(name: string) => Promise<import('./cluster').Worker>} newWorker
  */
@@ -217,6 +217,10 @@ async function largeFiles(ctx, workers) {
 
 /** @param {Context} ctx */
 async function runAll(ctx) {
+	if (ctx.options.onlyLarge) {
+		const workers = [await ctx.newWorker('worker-1'), await ctx.newWorker('worker-2')];
+		return await largeFiles(ctx, workers);
+	}
 	const { workers, sets } = await scaleOut(ctx);
 	await secondPass(ctx, workers, sets);
 	await rateLimitStorm(ctx, workers);

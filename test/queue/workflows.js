@@ -81,12 +81,12 @@ const BATCH = webhookUploadWorkflow({
 	},
 });
 
-/** One large file in binary field "data". */
+/** One large file, no duplicate check (it would read the whole file once more for its hash). */
 const LARGE = webhookUploadWorkflow({
 	id: 'epQueueLarge0001',
 	path: 'queue-large',
 	uploadParameters: {
-		binaryPropertyName: 'data',
+		allBinaryFields: true,
 		takenAtMode: 'none',
 		options: { concurrency: 1 },
 	},

@@ -5,6 +5,7 @@ import { retryPolicyFrom } from '../../transport/retry';
 import type { NodeError } from '../items';
 import { asNodeError, errorItem } from '../items';
 import { openSession } from '../session';
+import { confirmRecorded } from './dedupe';
 import type { UploadJob, UploadOptions } from './planItem';
 import { planItem } from './planItem';
 import { DEFAULT_CONCURRENCY, uploadDescription } from './upload.description';
@@ -69,6 +70,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 		},
 	);
+
+	await confirmRecorded(this);
 
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
