@@ -16,12 +16,14 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const { startEmulator } = require('../emulator');
 const { ensureN8n } = require('../n8n-app/install');
 const { installIntoUserFolder } = require('../n8n-app/community-install');
 const n8n = require('../n8n-app/n8n');
 const paths = require('../n8n-app/paths');
 const { startBackends, startWorker } = require('./cluster');
+const { findProgram } = require('./services');
 const { BATCH, LARGE } = require('./workflows');
 const scenarios = require('./scenarios');
 
@@ -120,7 +122,27 @@ async function main() {
 			running.push(worker);
 			return worker;
 		};
-		const context = { emulator, server, options, step, newWorker };
+		const lastExecution = () =>
+			execFileSync(
+				findProgram('psql'),
+				[
+					...[
+						'-h',
+						'127.0.0.1',
+						'-p',
+						String(backends.postgres.port),
+						'-U',
+						'n8n',
+						'-d',
+						'n8n',
+						'-At',
+					],
+					'-c',
+					'select e.status, d.data from execution_entity e join execution_data d on d."executionId" = e.id order by e.id desc limit 1',
+				],
+				{ encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+			);
+		const context = { emulator, server, options, step, newWorker, lastExecution };
 		await scenarios.runAll(context);
 		passed = true;
 		step(
