@@ -10,6 +10,7 @@ const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { Agent, FormData, fetch } = require('undici');
 
 const SAMPLE = fs.readFileSync(path.join(__dirname, '..', 'demo', 'samples', 'booth-0001.jpg'));
 
@@ -56,8 +57,18 @@ function chunk(list, size) {
 async function postBatch(url, photos) {
 	const body = new FormData();
 	photos.forEach((photo, i) => body.append(`f${i}`, new Blob([photo.data]), photo.name));
-	const response = await fetch(url, { method: 'POST', body });
-	const text = await response.text();
+	// A connection of its own: a kept-alive one that main closes just as the POST starts fails it.
+	const dispatcher = new Agent();
+	let response;
+	let text;
+	try {
+		response = await fetch(url, { method: 'POST', body, dispatcher });
+		text = await response.text();
+	} catch (error) {
+		throw new Error(`POST ${url} failed: ${/** @type {any} */ (error).cause ?? error}`);
+	} finally {
+		await dispatcher.close();
+	}
 	assert.equal(response.status, 200, `webhook answered ${response.status}: ${text.slice(0, 500)}`);
 	try {
 		return JSON.parse(text);
