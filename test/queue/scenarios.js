@@ -203,7 +203,7 @@ async function largeFiles(ctx, workers) {
 	// node's error is read from the execution n8n saved in Postgres.
 	const saved = ctx.lastExecution();
 	const message =
-		/The file in binary field "f0" of item 0 \([^)]*\) is too large to read from n8n's database/.exec(
+		/The file in binary field \\?"f0\\?" of item 0 \([^)]*\) is too large to read from n8n's database/.exec(
 			saved,
 		);
 	assert.ok(message, `the node's error is not in the last execution: ${saved.slice(0, 500)}`);
