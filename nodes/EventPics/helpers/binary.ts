@@ -1,13 +1,61 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadBody } from '../transport/upload';
+import { bufferedMode, DATABASE_READ_LIMIT_BYTES, mebibytes } from './binaryMode';
 
 export interface ResolvedBinary {
 	propertyName: string;
 	fileName?: string;
 	mimeType?: string;
 	size: number;
+	/** n8n's binary data mode that holds the file, when it cannot stream it (`database`). */
+	bufferedMode?: string;
 	open: () => Promise<UploadBody>;
+	/** Lets go of a file read whole into memory. */
+	dispose?: () => void;
+}
+
+/** How a file of n8n's binary store is read. */
+export interface StoredReader {
+	bufferedMode?: string;
+	open: () => Promise<UploadBody>;
+	dispose?: () => void;
+}
+
+export type StoredOpen =
+	{ ok: true; reader: StoredReader } | { ok: false; tooLarge: string; advice: string };
+
+const DATABASE_LIMIT_ADVICE = `n8n keeps binary data in its database (binary data mode "database", the default in queue mode) and cannot read a file over ${mebibytes(DATABASE_READ_LIMIT_BYTES)} back from Postgres: the attempt fails inside the database driver and leaves the execution hanging, so the file was not read. For files this large set N8N_DEFAULT_BINARY_DATA_MODE to "filesystem" on a folder that main and workers share (N8N_BINARY_DATA_STORAGE_PATH), or "s3" where licensed.`;
+
+/**
+ * How to read a file of n8n's binary store: streamed where the mode streams. A mode that cannot
+ * stream (`database` reads the whole file on every read) is read once with `readWhole` and the same
+ * bytes serve the look at the start, the content hash and every try of the PUT; past what the
+ * database can hand back, the file is refused before any read.
+ */
+export function openStored(
+	ctx: IExecuteFunctions,
+	id: string,
+	size: number,
+	readWhole: () => Promise<Buffer>,
+): StoredOpen {
+	const mode = bufferedMode(id);
+	if (mode === undefined) {
+		return { ok: true, reader: { open: async () => await ctx.helpers.getBinaryStream(id) } };
+	}
+	if (mode === 'database' && size > DATABASE_READ_LIMIT_BYTES) {
+		return { ok: false, tooLarge: mebibytes(size), advice: DATABASE_LIMIT_ADVICE };
+	}
+	let whole: Promise<Buffer> | undefined;
+	return {
+		ok: true,
+		reader: {
+			bufferedMode: mode,
+			open: async () => await (whole ??= readWhole()),
+			dispose: () => (whole = undefined),
+		},
+	};
 }
 
 export type BinaryLookup = { ok: true; binary: ResolvedBinary } | { ok: false; reason: string };
@@ -15,6 +63,9 @@ export type BinaryLookup = { ok: true; binary: ResolvedBinary } | { ok: false; r
 /**
  * Finds an item's binary field and how to read it: streamed from n8n's binary store when it has an
  * id (the normal case since n8n 2.0), from the inline base64 data otherwise (pinned or test data).
+ * A store that cannot stream (the `database` mode, n8n's default in queue mode, reads the whole
+ * file on every read) is read once and the same bytes serve the look at the start, the content
+ * hash and every try of the PUT.
  */
 export async function resolveBinary(
 	ctx: IExecuteFunctions,
@@ -44,6 +95,19 @@ export async function resolveBinary(
 				reason: `has a binary field "${propertyName}" whose stored file cannot be found in n8n's binary data (id "${id.slice(0, 200)}"); it may have been deleted or come from another n8n instance`,
 			};
 		}
+		const stored = openStored(
+			ctx,
+			id,
+			metadata.fileSize,
+			async () => await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName),
+		);
+		if (!stored.ok) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The file in binary field "${propertyName}" of item ${itemIndex} (${stored.tooLarge}) is too large to read from n8n's database`,
+				{ itemIndex, description: stored.advice },
+			);
+		}
 		return {
 			ok: true,
 			binary: {
@@ -51,7 +115,7 @@ export async function resolveBinary(
 				fileName: binary.fileName ?? metadata.fileName,
 				mimeType: binary.mimeType || metadata.mimeType,
 				size: metadata.fileSize,
-				open: async () => await ctx.helpers.getBinaryStream(id),
+				...stored.reader,
 			},
 		};
 	}

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ResolvedBinary } from '../../helpers/binary';
-import { resolveBinary } from '../../helpers/binary';
+import { openStored, resolveBinary } from '../../helpers/binary';
 import type { DownloadLimits } from '../../transport/download';
 import { downloadToStore } from '../../transport/download';
 import { shownUrl } from '../../transport/downloadRefusals';
@@ -17,8 +17,12 @@ export interface FileSource {
 	fileName?: string;
 	mimeType?: string;
 	size: number;
+	/** n8n's binary data mode when it cannot stream the file (read whole into memory). */
+	bufferedMode?: string;
 	/** Opens the file anew: for a look at its start, its content hash and each try of the PUT. */
 	open: () => Promise<UploadBody>;
+	/** Lets go of a file read whole into memory. */
+	dispose?: () => void;
 }
 
 export type SourceLookup =
@@ -140,12 +144,30 @@ export async function urlSource(
 			},
 		};
 	}
-	const id = binary.id;
-	const buffer = id ? undefined : Buffer.from(binary.data, 'base64');
-	const open = async (): Promise<UploadBody> =>
-		id ? await ctx.helpers.getBinaryStream(id) : buffer!;
-	return {
-		ok: true,
-		sources: [{ origin: shownUrl(url), kind: 'url', fileName: name, mimeType: contentType, size, open }],
+	const common = {
+		origin: shownUrl(url),
+		kind: 'url' as const,
+		fileName: name,
+		mimeType: contentType,
+		size,
 	};
+	if (!binary.id) {
+		const buffer = Buffer.from(binary.data, 'base64');
+		return { ok: true, sources: [{ ...common, open: async () => buffer }] };
+	}
+	const { id } = binary;
+	const stored = openStored(
+		ctx,
+		id,
+		size,
+		async () => await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(id)),
+	);
+	if (!stored.ok) {
+		return {
+			ok: false,
+			reason: `has a File URL whose file (${stored.tooLarge}) is too large to read back from n8n's database: "${shownUrl(url)}"`,
+			failure: { step: 'download', summary: stored.advice },
+		};
+	}
+	return { ok: true, sources: [{ ...common, ...stored.reader }] };
 }

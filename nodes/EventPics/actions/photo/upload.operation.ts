@@ -5,6 +5,7 @@ import { retryPolicyFrom } from '../../transport/retry';
 import type { NodeError } from '../items';
 import { asNodeError, errorItem } from '../items';
 import { openSession } from '../session';
+import { confirmRecorded } from './dedupe';
 import type { UploadJob, UploadOptions } from './planItem';
 import { planItem, readUploadOptions } from './planItem';
 import { AUTO_MAX_CONCURRENCY, START_CONCURRENCY, uploadDescription } from './upload.description';
@@ -87,6 +88,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			else outcome.outputs[slots.get(job)!] = errorItem(nodeError, job.itemIndex);
 		}
 	});
+
+	await confirmRecorded(this);
 
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

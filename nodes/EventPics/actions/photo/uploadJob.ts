@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { bufferedWarning } from '../../helpers/binaryMode';
 import { sanitizeFileName } from '../../helpers/fileName';
 import type { TypeDecision } from '../../helpers/mediaType';
 import { decideType } from '../../helpers/mediaType';
@@ -77,8 +78,23 @@ export async function runUploadJob(
 	job: UploadJob,
 	signals: RateSignals,
 ): Promise<IDataObject> {
-	const { itemIndex, options } = job;
 	const source = await job.source();
+	try {
+		return await uploadSource(ctx, session, job, source, signals);
+	} finally {
+		// a file that n8n's binary data mode made us hold whole in memory is let go at once
+		source.dispose?.();
+	}
+}
+
+async function uploadSource(
+	ctx: IExecuteFunctions,
+	session: Session,
+	job: UploadJob,
+	source: FileSource,
+	signals: RateSignals,
+): Promise<IDataObject> {
+	const { itemIndex, options } = job;
 	const fail = (message: string, description: string) =>
 		new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
 	const wantedName = sanitizeFileName(options.fileName?.trim() || source.fileName || '');
@@ -114,6 +130,11 @@ export async function runUploadJob(
 	};
 	if (inspection.exif) described.exifTag = inspection.exif.tag;
 	if (named.fromContent) described.typeFromContent = named.fromContent;
+	if (source.bufferedMode) {
+		described.binaryDataMode = source.bufferedMode;
+		const note = bufferedWarning(source.bufferedMode, source.size);
+		if (note) warnings.push(note);
+	}
 
 	let key: string | undefined;
 	if (options.skipDuplicates) {
