@@ -105,6 +105,7 @@ export async function runUploadJob(
 		linkId: job.linkId,
 		eventTitle: job.eventTitle,
 		albumId: job.albumId ?? null,
+		albumTitle: job.albumTitle ?? null,
 		fileName: named.fileName,
 		contentType: named.contentType,
 		bytes: source.size,
