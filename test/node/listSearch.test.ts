@@ -79,7 +79,7 @@ describe("dropdowns (list search) through n8n-core's LoadOptionsContext", () => 
 			album: stale,
 		};
 		expect(await search('searchAlbums', parameters, 'photo')).toEqual({ results: [] });
-		expect((await search('searchAlbums', parameters)).results.map((r) => r.value)).toEqual([
+		expect((await search('searchAlbums', parameters)).results.map((r: { value: string }) => r.value)).toEqual([
 			'',
 			'sp-booth',
 			'sp-dance',
