@@ -75,55 +75,59 @@ const locator = (page, name) => page.locator(`[data-test-id="resource-locator-${
 
 /** The text the resource locator shows. @param {Page} page @param {string} name */
 async function rlValue(page, name) {
-	return await locator(page, name)
-		.locator('[data-test-id="rlc-input"] input, input[data-test-id="rlc-input"]')
-		.first()
-		.inputValue();
+	return await locator(page, name).locator('input[data-test-id="rlc-input"]').first().inputValue();
 }
 
-/** @param {Page} page */
-const dropdown = (page) =>
-	page.locator('[data-test-id="resource-locator-dropdown"]:visible').first();
-
-/** Opens the list of a resource locator. @param {Page} page @param {string} name */
+/** Opens the list of a resource locator (its search box shows). @param {Page} page @param {string} name */
 async function rlOpen(page, name) {
 	await locator(page, name).locator('[data-test-id="rlc-input"]').first().click();
-	await dropdown(page).waitFor({ timeout: TIMEOUT });
+	await page.locator('[data-test-id="rlc-search"]:visible').first().waitFor({ timeout: TIMEOUT });
 }
 
-/** The entries a list shows once it has loaded. @param {Page} page */
+/**
+ * The entries the open list shows once it has loaded (n8n puts the field's current value first
+ * and keeps it while searching). @param {Page} page
+ */
 async function shownItems(page) {
-	const box = dropdown(page);
-	await box
-		.locator('[data-test-id="rlc-item"], [class*="empty"], [class*="Empty"]')
-		.first()
-		.waitFor({ timeout: TIMEOUT });
-	await page.waitForTimeout(800);
-	return (await box.locator('[data-test-id="rlc-item"]').allInnerTexts()).map((t) => t.trim());
+	await page.waitForTimeout(1500);
+	return (await page.locator('[data-test-id="rlc-item"]:visible').allInnerTexts()).map((t) =>
+		t.trim(),
+	);
 }
 
 /** Opens the list and returns its entries. @param {Page} page @param {string} name */
 async function rlItems(page, name) {
 	await rlOpen(page, name);
-	return await shownItems(page);
+	return await rlSearch(page, '');
+}
+
+/** The error the open list shows instead of entries. @param {Page} page @param {string} name */
+async function rlError(page, name) {
+	await rlOpen(page, name);
+	const box = page.locator('[data-test-id="rlc-error-container"]:visible').first();
+	await box.waitFor({ timeout: TIMEOUT });
+	return (await box.innerText()).trim();
 }
 
 /** Types into the open list's search. @param {Page} page @param {string} query */
 async function rlSearch(page, query) {
-	const search = dropdown(page)
-		.locator('[data-test-id="rlc-search"] input, input[data-test-id="rlc-search"]')
-		.first();
-	await search.fill(query);
-	await page.waitForTimeout(1200);
+	await page.locator('[data-test-id="rlc-search"]:visible').first().fill(query);
 	return await shownItems(page);
 }
 
 /** Picks an entry of a resource locator's list. @param {Page} page @param {string} name @param {string} entry */
 async function rlPick(page, name, entry) {
 	await rlOpen(page, name);
-	await shownItems(page);
-	await dropdown(page).locator('[data-test-id="rlc-item"]', { hasText: entry }).first().click();
-	await page.waitForTimeout(800);
+	// the list keeps the last search: start from the whole list
+	await rlSearch(page, '');
+	await page.locator('[data-test-id="rlc-item"]:visible', { hasText: entry }).first().click();
+	await page.waitForTimeout(1000);
+}
+
+/** Closes an open list or dialog. @param {Page} page */
+async function escape(page) {
+	await page.keyboard.press('Escape');
+	await page.waitForTimeout(300);
 }
 
 module.exports = {
@@ -136,6 +140,8 @@ module.exports = {
 	searchNode,
 	rlValue,
 	rlOpen,
+	rlError,
+	escape,
 	rlItems,
 	rlSearch,
 	rlPick,
