@@ -128,6 +128,19 @@ async function main() {
 			await ui.escape(page);
 		});
 
+		await check('custom-api-call-points-to-http-request', async () => {
+			// n8n adds the entry because the credential can authenticate the HTTP Request node
+			await page.locator('[data-test-id="parameter-input-resource"]').first().click();
+			const options = await page.getByRole('option').allInnerTexts();
+			assert.deepEqual(
+				options.map((o) => o.trim()),
+				['Album', 'Event', 'Photo', 'Custom API Call'],
+			);
+			await page.getByRole('option', { name: 'Custom API Call' }).first().click();
+			await ui.seeText(page, 'Use the HTTP Request node to make a custom API call');
+			await ui.seeText(page, 'take care of the EventPics auth for you');
+		});
+
 		await check('error-album-of-another-event', async () => {
 			await ui.openWorkflow(page, app.url, WORKFLOWS.stale.id);
 			await ui.executeWorkflow(page);
