@@ -49,6 +49,15 @@ export class EventPicsApi implements ICredentialType {
 			description:
 				'Address of the EventPics API. Keep the default for production. http:// is accepted only for a local emulator on 127.0.0.1 or localhost.',
 		},
+		{
+			// shown under the field while the address starts with http://, where the user looks
+			displayName:
+				'Plain http:// is only for the local EventPics emulator on 127.0.0.1, localhost or [::1]. For any other host the node and "Test" refuse this Base URL (the test then says "Invalid URL"), so that the API key never travels unencrypted: use https://.',
+			name: 'plainHttpNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { baseUrl: [{ _cnd: { startsWith: 'http://' } }] } },
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

@@ -10,6 +10,10 @@ import { operationFields, resourceField } from './actions/resources';
 import { operations, router } from './actions/router';
 import { searchAlbums, searchEvents } from './methods';
 
+/** The canvas subtitle: the action in words ("Upload photo"), "Custom API call" for n8n's own entry. */
+const SUBTITLE =
+	'={{ ({ "photo:upload": "Upload photo", "event:get": "Get event", "event:getAll": "Get many events", "album:getAll": "Get many albums" })[$parameter["resource"] + ":" + $parameter["operation"]] || "Custom API call" }}';
+
 export class EventPics implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'EventPics',
@@ -17,7 +21,7 @@ export class EventPics implements INodeType {
 		icon: { light: 'file:eventpics.svg', dark: 'file:eventpics.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: SUBTITLE,
 		description: 'Upload photos and videos into EventPics event albums, and list events and albums',
 		defaults: { name: 'EventPics' },
 		usableAsTool: true,

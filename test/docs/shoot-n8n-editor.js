@@ -20,31 +20,8 @@ const { EXAMPLES, loadExample } = require('../examples/examples');
 const { ensureN8n } = require('../n8n-app/install');
 const { installIntoUserFolder } = require('../n8n-app/community-install');
 const n8n = require('../n8n-app/n8n');
+const { ownerSession } = require('../n8n-app/owner');
 const { launchBrowser } = require('./browser');
-
-const OWNER = {
-	email: 'owner@example.com',
-	firstName: 'Local',
-	lastName: 'Owner',
-	password: 'Screenshot-only-1',
-};
-
-/**
- * Creates the owner account and returns the session cookie.
- * @param {string} url
- * @returns {Promise<string>} the n8n-auth cookie value
- */
-async function ownerSession(url) {
-	const response = await fetch(`${url}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify(OWNER),
-	});
-	if (!response.ok) throw new Error(`owner setup: ${response.status} ${await response.text()}`);
-	const cookie = (response.headers.getSetCookie?.() ?? []).find((c) => c.startsWith('n8n-auth='));
-	if (!cookie) throw new Error('owner setup gave no n8n-auth cookie');
-	return cookie.slice('n8n-auth='.length).split(';')[0];
-}
 
 async function main() {
 	await ensureN8n();

@@ -7,7 +7,7 @@ describe('Event and Album operations in the real engine', () => {
 	afterAll(async () => await emu.close());
 	beforeEach(() => emu.reset());
 
-	it('Event > Get Many lists the key\'s events with their albums, both id spellings read as id', async () => {
+	it("Event > Get Many lists the key's events with their albums, both id spellings read as id", async () => {
 		const { items, status } = await runEventPics({
 			emu,
 			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
@@ -45,7 +45,10 @@ describe('Event and Album operations in the real engine', () => {
 			emu,
 			parameters: { resource: 'event', operation: 'getAll', returnAll: false, limit: 2 },
 		});
-		expect(items.map((item) => item.json.linkId)).toEqual(['wedding-anna-ben', 'summer-party-2026']);
+		expect(items.map((item) => item.json.linkId)).toEqual([
+			'wedding-anna-ben',
+			'summer-party-2026',
+		]);
 	});
 
 	it('shows another key only its own events', async () => {
@@ -59,9 +62,16 @@ describe('Event and Album operations in the real engine', () => {
 
 	it('Event > Get returns one event by link ID, from either locator mode', async () => {
 		for (const event of [byId('summer-party-2026'), fromList('summer-party-2026')]) {
-			const { items } = await runEventPics({ emu, parameters: { resource: 'event', operation: 'get', event } });
+			const { items } = await runEventPics({
+				emu,
+				parameters: { resource: 'event', operation: 'get', event },
+			});
 			expect(items).toHaveLength(1);
-			expect(items[0].json).toMatchObject({ linkId: 'summer-party-2026', title: 'Summer Party 2026', albumCount: 2 });
+			expect(items[0].json).toMatchObject({
+				linkId: 'summer-party-2026',
+				title: 'Summer Party 2026',
+				albumCount: 2,
+			});
 		}
 	});
 
@@ -71,27 +81,47 @@ describe('Event and Album operations in the real engine', () => {
 			parameters: { resource: 'event', operation: 'get', event: byId('other-event') },
 		});
 		expect(status).toBe('error');
-		expect(nodeError?.message).toBe('The event "other-event" is not one of this API key\'s events');
+		expect(nodeError?.message).toBe(
+			`The event "other-event" is not one of this API key's events; its events are "Anna & Ben's Wedding" (wedding-anna-ben), "Summer Party 2026" (summer-party-2026), "Office Opening" (office-opening)`,
+		);
 		expect(nodeError?.description).toBe(
-			'Pick the event in the "Event" field from the list. The key\'s events are: wedding-anna-ben, summer-party-2026, office-opening.',
+			'Pick the event in the "Event" field from the list (it shows the events of the credential\'s API key), or check the credential.',
 		);
 	});
 
 	it('Album > Get Many gives one item per album with its event', async () => {
 		const { items } = await runEventPics({
 			emu,
-			parameters: { resource: 'album', operation: 'getAll', event: byId('summer-party-2026'), returnAll: true },
+			parameters: {
+				resource: 'album',
+				operation: 'getAll',
+				event: byId('summer-party-2026'),
+				returnAll: true,
+			},
 		});
 		expect(items.map((item) => item.json)).toEqual([
-			{ id: 'sp-booth', title: 'Booth', event: { linkId: 'summer-party-2026', title: 'Summer Party 2026' } },
-			{ id: 'sp-dance', title: 'Dance floor', event: { linkId: 'summer-party-2026', title: 'Summer Party 2026' } },
+			{
+				id: 'sp-booth',
+				title: 'Booth',
+				event: { linkId: 'summer-party-2026', title: 'Summer Party 2026' },
+			},
+			{
+				id: 'sp-dance',
+				title: 'Dance floor',
+				event: { linkId: 'summer-party-2026', title: 'Summer Party 2026' },
+			},
 		]);
 	});
 
 	it('Album > Get Many of an event without albums returns nothing', async () => {
 		const { items, status } = await runEventPics({
 			emu,
-			parameters: { resource: 'album', operation: 'getAll', event: byId('office-opening'), returnAll: true },
+			parameters: {
+				resource: 'album',
+				operation: 'getAll',
+				event: byId('office-opening'),
+				returnAll: true,
+			},
 		});
 		expect(status).toBe('success');
 		expect(items).toEqual([]);
@@ -101,7 +131,12 @@ describe('Event and Album operations in the real engine', () => {
 		const { items } = await runEventPics({
 			emu,
 			inputItems: [{ json: { n: 1 } }, { json: { n: 2 } }, { json: { n: 3 } }],
-			parameters: { resource: 'album', operation: 'getAll', event: byId('wedding-anna-ben'), returnAll: true },
+			parameters: {
+				resource: 'album',
+				operation: 'getAll',
+				event: byId('wedding-anna-ben'),
+				returnAll: true,
+			},
 		});
 		expect(items.map((item) => item.pairedItem)).toEqual([
 			{ item: 0 },
@@ -114,14 +149,16 @@ describe('Event and Album operations in the real engine', () => {
 		expect(emu.requests.filter((r) => r.server === 'api')).toHaveLength(1);
 	});
 
-	it('a bad key gives a NodeApiError with the service\'s code and message', async () => {
+	it("a bad key gives a NodeApiError with the service's code and message", async () => {
 		const { nodeError } = await runEventPics({
 			emu,
 			apiKey: 'ep_not_a_key',
 			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
 		});
 		expect(nodeError?.httpCode).toBe('401');
-		expect(nodeError?.message).toMatch(/^Listing the events \(GET \/geteventsandalbums\) answered 401: \S+: .+/);
+		expect(nodeError?.message).toMatch(
+			/^Listing the events \(GET \/geteventsandalbums\) answered 401: \S+: .+/,
+		);
 		expect(nodeError?.description).toBe(
 			'Check the API key in the EventPics credential: copy it again from the EventPics app (open the event, then the API key management).',
 		);

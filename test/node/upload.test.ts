@@ -37,6 +37,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 			linkId: 'wedding-anna-ben',
 			eventTitle: "Anna & Ben's Wedding",
 			albumId: 'booth',
+			albumTitle: 'Photo booth',
 			fileName: 'booth-0001.jpg',
 			contentType: 'image/jpeg',
 			bytes: 50_000,

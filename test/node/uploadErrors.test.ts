@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 
 import type { Emulator } from './fixture';
-import { binaryFromBuffer, byId, fromList, runEventPics, startEmulator, uploadParameters } from './fixture';
+import {
+	binaryFromBuffer,
+	byId,
+	fromList,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture';
 
 const upload = uploadParameters;
 const photo = (fileName = 'p.jpg', size = 100) => ({
@@ -15,7 +22,11 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 	beforeEach(() => emu.reset());
 
 	it('a missing binary field names the field and the fields the item has', async () => {
-		const { nodeError } = await runEventPics({ emu, parameters: upload({ binaryPropertyName: 'photo' }), inputItems: [photo()] });
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ binaryPropertyName: 'photo' }),
+			inputItems: [photo()],
+		});
 		expect(nodeError?.message).toBe('Item 0 has no binary field "photo" (it has: data)');
 		expect(nodeError?.description).toBe(
 			'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
@@ -23,7 +34,11 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 	});
 
 	it('an item without any binary says so', async () => {
-		const { nodeError } = await runEventPics({ emu, parameters: upload(), inputItems: [{ json: { a: 1 } }] });
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload(),
+			inputItems: [{ json: { a: 1 } }],
+		});
 		expect(nodeError?.message).toBe('Item 0 has no binary data (expected a binary field "data")');
 	});
 
@@ -31,42 +46,128 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		const { nodeError } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [{ binary: { data: binaryFromBuffer(Buffer.alloc(0), { fileName: 'empty.jpg', mimeType: 'image/jpeg' }) } }],
+			inputItems: [
+				{
+					binary: {
+						data: binaryFromBuffer(Buffer.alloc(0), {
+							fileName: 'empty.jpg',
+							mimeType: 'image/jpeg',
+						}),
+					},
+				},
+			],
 		});
 		expect(nodeError?.message).toBe('The file in binary field "data" of item 0 is empty (0 bytes)');
-		expect(emu.requests.filter((r) => r.url.startsWith('/getuploadurl') || r.server === 'storage')).toHaveLength(0);
+		expect(
+			emu.requests.filter((r) => r.url.startsWith('/getuploadurl') || r.server === 'storage'),
+		).toHaveLength(0);
 	});
 
-	it('an unknown event lists the key\'s events', async () => {
-		const { nodeError } = await runEventPics({ emu, parameters: upload({ event: byId('no-such-event') }), inputItems: [photo()] });
-		expect(nodeError?.message).toBe('The event "no-such-event" is not one of this API key\'s events');
+	it("an unknown event lists the key's events", async () => {
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ event: byId('no-such-event') }),
+			inputItems: [photo()],
+		});
+		expect(nodeError?.message).toBe(
+			`The event "no-such-event" is not one of this API key's events; its events are "Anna & Ben's Wedding" (wedding-anna-ben), "Summer Party 2026" (summer-party-2026), "Office Opening" (office-opening)`,
+		);
 		expect(nodeError?.description).toBe(
-			'Pick the event in the "Event" field from the list. The key\'s events are: wedding-anna-ben, summer-party-2026, office-opening.',
+			'Pick the event in the "Event" field from the list (it shows the events of the credential\'s API key), or check the credential.',
 		);
 	});
 
-	it('an album of another event is refused with the event\'s albums', async () => {
-		const { nodeError } = await runEventPics({ emu, parameters: upload({ album: byId('sp-booth') }), inputItems: [photo()] });
-		expect(nodeError?.message).toBe('The album "sp-booth" is not an album of the event "wedding-anna-ben"');
+	it('an album of another event is refused in titles and ids, its title looked up in that event', async () => {
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ album: byId('sp-booth') }),
+			inputItems: [photo()],
+		});
+		expect(nodeError?.message).toBe(
+			'The album "Booth" (sp-booth) is not an album of "Anna & Ben\'s Wedding" (wedding-anna-ben); its albums are "Photo booth" (booth), "Ceremony" (ceremony)',
+		);
 		expect(nodeError?.description).toBe(
-			'Pick the album in the "Album" field from the list, or leave it empty. The event\'s albums are: booth, ceremony.',
+			'Pick the album again in the "Album" field (its list shows the albums of the chosen event), or leave it empty.',
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});
 
+	it('a stale album picked from an older list keeps the title the editor stored with it', async () => {
+		const album = { ...fromList('alb-gone'), cachedResultName: 'Fotobox' };
+		const event = { ...fromList('summer-party-2026'), cachedResultName: 'Summer Party 2026' };
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ event, album }),
+			inputItems: [photo()],
+		});
+		expect(nodeError?.message).toBe(
+			'The album "Fotobox" (alb-gone) is not an album of "Summer Party 2026" (summer-party-2026); its albums are "Booth" (sp-booth), "Dance floor" (sp-dance)',
+		);
+		expect(emu.uploads).toHaveLength(0);
+	});
+
+	it('an album id known nowhere is named by its id; an event without albums says so', async () => {
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ event: byId('office-opening'), album: byId('nope') }),
+			inputItems: [photo()],
+		});
+		expect(nodeError?.message).toBe(
+			'The album "nope" is not an album of "Office Opening" (office-opening); it has no albums',
+		);
+		expect(nodeError?.description).toBe(
+			'Leave the "Album" field empty (choose "No album" in the list): this event has no albums.',
+		);
+	});
+
+	it('an unknown event picked from a list is named by the title the editor stored', async () => {
+		const event = { ...fromList('old-party'), cachedResultName: 'Old Party' };
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ event }),
+			inputItems: [photo()],
+		});
+		expect(nodeError?.message).toBe(
+			`The event "Old Party" (old-party) is not one of this API key's events; its events are "Anna & Ben's Wedding" (wedding-anna-ben), "Summer Party 2026" (summer-party-2026), "Office Opening" (office-opening)`,
+		);
+	});
+
+	it('a Duplicate Key without "Skip Files Uploaded Before" is refused before anything is sent', async () => {
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ options: { dedupeKey: '={{ $json.id }}' } }),
+			inputItems: [{ json: { id: 'x' }, ...photo() }],
+		});
+		expect(nodeError?.message).toBe(
+			'Option "Duplicate Key" is set but "Skip Files Uploaded Before" is not (item 0)',
+		);
+		expect(nodeError?.description).toContain('Turn on Options > "Skip Files Uploaded Before"');
+		expect(emu.requests).toHaveLength(0);
+	});
+
 	it('an unreadable Taken At names the item and the accepted forms', async () => {
-		const { nodeError } = await runEventPics({ emu, parameters: upload({ takenAtMode: 'value', takenAt: 'last friday' }), inputItems: [photo()] });
-		expect(nodeError?.message).toBe('Taken At Value of item 0 cannot be read: "last friday" is not a date');
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ takenAtMode: 'value', takenAt: 'last friday' }),
+			inputItems: [photo()],
+		});
+		expect(nodeError?.message).toBe(
+			'Taken At Value of item 0 cannot be read: "last friday" is not a date',
+		);
 		expect(nodeError?.description).toContain('ISO 8601');
 	});
 
-	it('a 400 from getuploadurl shows the service\'s code and message, not retried', async () => {
+	it("a 400 from getuploadurl shows the service's code and message, not retried", async () => {
 		emu.addFault({
 			endpoint: 'getuploadurl',
 			kind: 'status',
 			status: 400,
 			times: 1,
-			body: JSON.stringify({ code: 'INVALID_FILE_NAME', message: 'fileName is too long', details: null }),
+			body: JSON.stringify({
+				code: 'INVALID_FILE_NAME',
+				message: 'fileName is too long',
+				details: null,
+			}),
 		});
 		const { nodeError } = await runEventPics({ emu, parameters: upload(), inputItems: [photo()] });
 		expect(nodeError?.httpCode).toBe('400');
@@ -115,10 +216,13 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		expect(status).toBe('success');
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json.fileName).toBe('a.jpg');
-		expect(items[1].json).toEqual({ error: 'Item 1 has no binary data (expected a binary field "data")' });
+		expect(items[1].json).toEqual({
+			error: 'Item 1 has no binary data (expected a binary field "data")',
+		});
 		expect(items[1].error).toMatchObject({
 			name: 'NodeOperationError',
-			description: 'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
+			description:
+				'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
 			context: { itemIndex: 1 },
 		});
 		expect(items[2].json.fileName).toBe('c.jpg');
@@ -133,7 +237,13 @@ describe('Photo > Upload: retries that lose nothing', () => {
 	beforeEach(() => emu.reset());
 
 	it('waits out a 429 with Retry-After and says it took two attempts', async () => {
-		emu.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 429, retryAfter: 1, times: 1 });
+		emu.addFault({
+			endpoint: 'getuploadurl',
+			kind: 'status',
+			status: 429,
+			retryAfter: 1,
+			times: 1,
+		});
 		const started = Date.now();
 		const { items } = await runEventPics({ emu, parameters: upload(), inputItems: [photo()] });
 		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
@@ -171,7 +281,11 @@ describe('Photo > Upload: retries that lose nothing', () => {
 
 	it('retries a connection reset in the middle of the PUT and stores the file once', async () => {
 		emu.addFault({ endpoint: 'put', kind: 'reset', times: 1 });
-		const { items } = await runEventPics({ emu, parameters: upload(), inputItems: [photo('r.jpg', 2_000_000)] });
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload(),
+			inputItems: [photo('r.jpg', 2_000_000)],
+		});
 		expect(items[0].json).toMatchObject({ statusCode: 200, attempts: 2 });
 		expect(items[0].json.possibleDuplicate).toBeUndefined();
 		expect(emu.uploads).toHaveLength(1);
@@ -179,7 +293,11 @@ describe('Photo > Upload: retries that lose nothing', () => {
 
 	it('says so when a reset hid a completed PUT', async () => {
 		emu.addFault({ endpoint: 'put', kind: 'resetAfterStore', times: 1 });
-		const { items } = await runEventPics({ emu, parameters: upload(), inputItems: [photo('d.jpg', 5000)] });
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload(),
+			inputItems: [photo('d.jpg', 5000)],
+		});
 		expect(items[0].json).toMatchObject({ statusCode: 200, attempts: 2, possibleDuplicate: true });
 		expect(items[0].json.warnings).toEqual([
 			'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.',
@@ -194,7 +312,9 @@ describe('Photo > Upload: retries that lose nothing', () => {
 			inputItems: [photo()],
 		});
 		expect(nodeError?.httpCode).toBe('500');
-		expect(nodeError?.message).toMatch(/^Uploading the file to the upload address \(PUT\) answered 500/);
+		expect(nodeError?.message).toMatch(
+			/^Uploading the file to the upload address \(PUT\) answered 500/,
+		);
 		expect(nodeError?.description).toMatch(
 			/^EventPics had a server problem\. Run the workflow again later; if it persists, contact EventPics support\. Tried 2 times over about \d+ s\.$/,
 		);

@@ -62,7 +62,8 @@ export const operationFields: INodeProperties[] = [
 			{
 				name: 'Upload',
 				value: 'upload',
-				description: 'Upload a photo or video from a binary field into an event album',
+				description:
+					'Upload a photo or video into an event album, from a binary field of the item or downloaded from a URL',
 				action: 'Upload a photo or video',
 			},
 		],

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { checkBaseUrl } from '../helpers/baseUrl';
 import type { EventSummary } from '../helpers/events';
+import { cachedTitle, eventNotOfKey } from '../helpers/naming';
 import { listEvents } from '../transport/api';
 import type { RetryPolicy } from '../transport/retry';
 import { DEFAULT_RETRY_POLICY } from '../transport/retry';
@@ -57,12 +58,26 @@ export async function openSession(
 	};
 }
 
-/** The event with this link ID, or an error naming the item and the field. */
+/** A resource locator's value (trimmed) and the title the editor kept when it was picked from a list. */
+export function readLocator(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+): { value: string; title?: string } {
+	const value = String(
+		ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) ?? '',
+	).trim();
+	const raw: unknown = ctx.getNodeParameter(name, itemIndex, '');
+	return { value, title: cachedTitle(raw) };
+}
+
+/** The event with this link ID, or an error naming the item, the field and the key's events by title. */
 export async function findEvent(
 	ctx: IExecuteFunctions,
 	session: Session,
 	linkId: string,
 	itemIndex: number,
+	pickedTitle?: string,
 ): Promise<EventSummary> {
 	if (linkId === '') {
 		throw new NodeOperationError(ctx.getNode(), 'No event is selected', {
@@ -73,16 +88,9 @@ export async function findEvent(
 	const events = await session.events(itemIndex);
 	const event = events.find((candidate) => candidate.linkId === linkId);
 	if (event) return event;
-	const known = events
-		.map((candidate) => candidate.linkId)
-		.slice(0, 10)
-		.join(', ');
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`The event "${linkId}" is not one of this API key's events`,
-		{
-			description: `Pick the event in the "Event" field from the list. The key's events are: ${known || 'none'}.`,
-			itemIndex,
-		},
-	);
+	throw new NodeOperationError(ctx.getNode(), eventNotOfKey(events, linkId, pickedTitle), {
+		description:
+			'Pick the event in the "Event" field from the list (it shows the events of the credential\'s API key), or check the credential.',
+		itemIndex,
+	});
 }

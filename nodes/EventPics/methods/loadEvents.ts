@@ -16,6 +16,10 @@ const DROPDOWN_RETRY_POLICY = {
 	timeoutMs: 20_000,
 };
 
+const KEY_REFUSED = 'EventPics refused the API key of the credential (401)';
+const KEY_ADVICE =
+	'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and use "Test" there.';
+
 /** The key's events for a dropdown, with errors the editor can show. */
 export async function loadEvents(ctx: ILoadOptionsFunctions): Promise<EventSummary[]> {
 	const credentials = await ctx.getCredentials<{ apiKey?: string; baseUrl?: string }>(
@@ -30,5 +34,8 @@ export async function loadEvents(ctx: ILoadOptionsFunctions): Promise<EventSumma
 	}
 	const result = await listEvents(ctx, base.url, DROPDOWN_RETRY_POLICY);
 	if (result.value) return result.value;
+	if (result.failure?.statusCode === 401) {
+		throw new NodeOperationError(ctx.getNode(), KEY_REFUSED, { description: KEY_ADVICE });
+	}
 	throw failureToError(ctx.getNode(), result.failure!, { ...result, secret: credentials.apiKey });
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { eventLocator } from '../descriptions';
 import { forEachItem } from '../items';
-import { findEvent, openSession } from '../session';
+import { findEvent, openSession, readLocator } from '../session';
 import { eventToJson } from './eventToJson';
 
 export const description: INodeProperties[] = [
@@ -12,8 +12,8 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const session = await openSession(this);
 	return await forEachItem(this, async (itemIndex) => {
-		const linkId = String(this.getNodeParameter('event', itemIndex, '', { extractValue: true })).trim();
-		const event = await findEvent(this, session, linkId, itemIndex);
+		const chosen = readLocator(this, 'event', itemIndex);
+		const event = await findEvent(this, session, chosen.value, itemIndex, chosen.title);
 		return [{ json: eventToJson(event) }];
 	});
 }

@@ -1,26 +1,17 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkNumber, NUMBER_RULES, rangeText } from '../../helpers/numberOption';
+import { albumNotInEvent, albumTitleElsewhere } from '../../helpers/naming';
 import { parseTakenAt } from '../../helpers/takenAt';
 import type { Session } from '../session';
-import { findEvent } from '../session';
+import { findEvent, readLocator } from '../session';
 import type { FileSource, SourceLookup } from './fileSources';
 import { binaryFieldNames, binarySources, downloadLimits, urlSource } from './fileSources';
+import type { UploadOptions } from './uploadOptions';
+import { readUploadOptions } from './uploadOptions';
 
-export interface UploadOptions {
-	fileName?: string;
-	allowUnknownType?: boolean;
-	maxAttempts?: number;
-	maxTotalWaitSeconds?: number;
-	timeoutSeconds?: number;
-	concurrency?: number;
-	skipDuplicates?: boolean;
-	dedupeKey?: string;
-	allowOtherTypes?: boolean;
-	allowInternalAddresses?: boolean;
-	maxFileSizeMb?: number;
-}
+export type { UploadOptions } from './uploadOptions';
+export { readUploadOptions } from './uploadOptions';
 
 /** Where a file's Taken At comes from: its EXIF (when asked) and else the fallback. */
 export interface TakenAtPlan {
@@ -35,6 +26,7 @@ export interface UploadJob {
 	linkId: string;
 	eventTitle: string;
 	albumId?: string;
+	albumTitle?: string;
 	takenAt: TakenAtPlan;
 	options: UploadOptions;
 	/** Several files of one item: the custom Duplicate Key is told apart by the field name. */
@@ -44,36 +36,6 @@ export interface UploadJob {
 
 function fail(ctx: IExecuteFunctions, itemIndex: number, message: string, description: string) {
 	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
-}
-
-const NUMBER_OPTIONS = [
-	'concurrency',
-	'maxAttempts',
-	'maxTotalWaitSeconds',
-	'timeoutSeconds',
-] as const;
-
-/**
- * The item's Options with every number checked, whatever an expression made of it (NaN, 0, -1,
- * 2.5, 1000, text): an error names the option, the value and the allowed range.
- */
-export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number): UploadOptions {
-	const options = { ...(ctx.getNodeParameter('options', itemIndex, {}) as UploadOptions) };
-	for (const name of NUMBER_OPTIONS) {
-		if (options[name] === undefined) continue;
-		const rule = NUMBER_RULES[name];
-		const check = checkNumber(options[name], rule);
-		if (!check.ok) {
-			throw fail(
-				ctx,
-				itemIndex,
-				`Option ${check.reason} (item ${itemIndex})`,
-				`Set Options > "${rule.label}" to ${rangeText(rule)}; when it is an expression, check what it gives for this item.`,
-			);
-		}
-		options[name] = check.value;
-	}
-	return options;
 }
 
 function sourceError(
@@ -124,23 +86,23 @@ export async function planItem(
 	session: Session,
 	itemIndex: number,
 ): Promise<UploadJob[]> {
-	const linkId = String(
-		ctx.getNodeParameter('event', itemIndex, '', { extractValue: true }),
-	).trim();
-	const albumId = String(
-		ctx.getNodeParameter('album', itemIndex, '', { extractValue: true }) ?? '',
-	).trim();
+	const chosenEvent = readLocator(ctx, 'event', itemIndex);
+	const chosenAlbum = readLocator(ctx, 'album', itemIndex);
+	const albumId = chosenAlbum.value;
 	const sourceKind = ctx.getNodeParameter('source', itemIndex, 'binary') as string;
 	const options = readUploadOptions(ctx, itemIndex);
 
-	const event = await findEvent(ctx, session, linkId, itemIndex);
-	if (albumId !== '' && !event.albums.some((album) => album.id === albumId)) {
-		const known = event.albums.map((album) => album.id).join(', ');
+	const event = await findEvent(ctx, session, chosenEvent.value, itemIndex, chosenEvent.title);
+	const album = event.albums.find((candidate) => candidate.id === albumId);
+	if (albumId !== '' && !album) {
+		const title = albumTitleElsewhere(await session.events(itemIndex), albumId, chosenAlbum.title);
 		throw fail(
 			ctx,
 			itemIndex,
-			`The album "${albumId}" is not an album of the event "${event.linkId}"`,
-			`Pick the album in the "Album" field from the list, or leave it empty. The event's albums are: ${known || 'none'}.`,
+			albumNotInEvent(event, albumId, title),
+			event.albums.length === 0
+				? 'Leave the "Album" field empty (choose "No album" in the list): this event has no albums.'
+				: 'Pick the album again in the "Album" field (its list shows the albums of the chosen event), or leave it empty.',
 		);
 	}
 
@@ -149,6 +111,7 @@ export async function planItem(
 		linkId: event.linkId,
 		eventTitle: event.title,
 		albumId: albumId || undefined,
+		albumTitle: album?.title,
 		takenAt: planTakenAt(ctx, itemIndex),
 		options,
 	};

@@ -19,7 +19,7 @@ const takenAtValue = (extra: object): INodeProperties => ({
 	name: 'takenAt',
 	type: 'string',
 	default: '',
-	placeholder: 'e.g. 2026-06-20T18:30:00+02:00 or {{ $json.timestamp }}',
+	placeholder: 'e.g. 2026-06-20T18:30:00+02:00',
 	description:
 		"When the photo was taken: an ISO 8601 date (without an offset it is read in the workflow's time zone), epoch milliseconds or seconds, or an n8n date. Sent as Unix milliseconds; empty sends none.",
 	displayOptions: { show: { ...show, ...extra } },
@@ -105,9 +105,9 @@ export const uploadDescription: INodeProperties[] = [
 		type: 'string',
 		default: 'data',
 		required: true,
-		hint: 'The name of the input binary field containing the file to upload',
+		hint: 'Several fields: separate them with commas, e.g. data, photo2',
 		description:
-			'Name of the binary field that holds the photo or video. Separate several with commas (e.g. data, photo2): one output item per file.',
+			'Name of the binary field of the input item that holds the photo or video. With several names, each file becomes its own output item.',
 		displayOptions: { show: { ...show, source: ['binary'], allBinaryFields: [false] } },
 	},
 	{
@@ -146,7 +146,7 @@ export const uploadDescription: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. {{ $json.fileKey }}',
 				description:
-					'With "Skip Files Uploaded Before": what identifies a file. Empty means its content (SHA-256), so a renamed copy is still recognised.',
+					'Only used together with the option "Skip Files Uploaded Before" (add both): what identifies a file. Empty means its content (SHA-256), so a renamed copy is still recognised. Without that option the node stops with an error.',
 			},
 			{
 				displayName: 'File Name',

@@ -121,6 +121,7 @@ async function uploadSource(
 		linkId: job.linkId,
 		eventTitle: job.eventTitle,
 		albumId: job.albumId ?? null,
+		albumTitle: job.albumTitle ?? null,
 		fileName: named.fileName,
 		contentType: named.contentType,
 		bytes: source.size,

@@ -1,0 +1,148 @@
+// @ts-check
+'use strict';
+
+/**
+ * What a user does in the n8n 2.41 editor, in playwright-core terms (the data-test-id hooks n8n's
+ * own end-to-end tests use). Every helper waits for what the page shows and fails with a timeout.
+ */
+
+/** @typedef {import('playwright-core').Page} Page */
+
+const TIMEOUT = 30_000;
+
+/** Waits until the page shows `text` (a substring of a visible element). @param {Page} page @param {string} text */
+async function seeText(page, text) {
+	await page
+		.getByText(text, { exact: false })
+		.first()
+		.waitFor({ state: 'visible', timeout: TIMEOUT });
+}
+
+/** @param {Page} page @param {string} url @param {string} id */
+async function openCredential(page, url, id) {
+	await page.goto(`${url}/home/credentials/${id}`, { waitUntil: 'networkidle' });
+	await page
+		.locator('[data-test-id="credential-edit-dialog"]')
+		.first()
+		.waitFor({ timeout: TIMEOUT });
+}
+
+/** @param {Page} page @param {string} url @param {string} id */
+async function openWorkflow(page, url, id) {
+	await page.goto(`${url}/workflow/${id}`, { waitUntil: 'networkidle' });
+	await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 60_000 });
+	await page.waitForTimeout(500);
+}
+
+/** @param {Page} page @param {string} name */
+async function openNodeOnCanvas(page, name) {
+	await page.locator('[data-test-id="canvas-node"]', { hasText: name }).first().dblclick();
+	await page.locator('[data-test-id="ndv"]').first().waitFor({ timeout: TIMEOUT });
+}
+
+/** @param {Page} page @param {string} url @param {string} workflowId @param {string} name */
+async function openNode(page, url, workflowId, name) {
+	await openWorkflow(page, url, workflowId);
+	await openNodeOnCanvas(page, name);
+}
+
+/** Clicks "Execute workflow" and waits until the run ended. @param {Page} page */
+async function executeWorkflow(page) {
+	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+	await page.waitForTimeout(1000);
+	await page
+		.locator('[data-test-id="execute-workflow-button"]:not([disabled])')
+		.first()
+		.waitFor({ timeout: 90_000 });
+	await page.waitForTimeout(1500);
+}
+
+/** Opens the node panel from an empty workflow and searches it. @param {Page} page @param {string} url @param {string} query */
+async function searchNode(page, url, query) {
+	await page.goto(`${url}/workflow/new`, { waitUntil: 'networkidle' });
+	await page.locator('[data-test-id="canvas-add-button"]').first().click({ timeout: TIMEOUT });
+	const search = page.locator('[data-test-id="node-creator-search-bar"]').first();
+	await search.waitFor({ timeout: TIMEOUT });
+	await search.fill(query);
+	await page
+		.locator('[data-test-id="node-creator-item-name"]', { hasText: query })
+		.first()
+		.waitFor({ timeout: TIMEOUT });
+}
+
+/** @param {Page} page @param {string} name */
+const locator = (page, name) => page.locator(`[data-test-id="resource-locator-${name}"]`).first();
+
+/** The text the resource locator shows. @param {Page} page @param {string} name */
+async function rlValue(page, name) {
+	return await locator(page, name).locator('input[data-test-id="rlc-input"]').first().inputValue();
+}
+
+/** Opens the list of a resource locator (its search box shows). @param {Page} page @param {string} name */
+async function rlOpen(page, name) {
+	await locator(page, name).locator('[data-test-id="rlc-input"]').first().click();
+	await page.locator('[data-test-id="rlc-search"]:visible').first().waitFor({ timeout: TIMEOUT });
+}
+
+/**
+ * The entries the open list shows once it has loaded (n8n puts the field's current value first
+ * and keeps it while searching). @param {Page} page
+ */
+async function shownItems(page) {
+	await page.waitForTimeout(1500);
+	return (await page.locator('[data-test-id="rlc-item"]:visible').allInnerTexts()).map((t) =>
+		t.trim(),
+	);
+}
+
+/** Opens the list and returns its entries. @param {Page} page @param {string} name */
+async function rlItems(page, name) {
+	await rlOpen(page, name);
+	return await rlSearch(page, '');
+}
+
+/** The error the open list shows instead of entries. @param {Page} page @param {string} name */
+async function rlError(page, name) {
+	await rlOpen(page, name);
+	const box = page.locator('[data-test-id="rlc-error-container"]:visible').first();
+	await box.waitFor({ timeout: TIMEOUT });
+	return (await box.innerText()).trim();
+}
+
+/** Types into the open list's search. @param {Page} page @param {string} query */
+async function rlSearch(page, query) {
+	await page.locator('[data-test-id="rlc-search"]:visible').first().fill(query);
+	return await shownItems(page);
+}
+
+/** Picks an entry of a resource locator's list. @param {Page} page @param {string} name @param {string} entry */
+async function rlPick(page, name, entry) {
+	await rlOpen(page, name);
+	// the list keeps the last search: start from the whole list
+	await rlSearch(page, '');
+	await page.locator('[data-test-id="rlc-item"]:visible', { hasText: entry }).first().click();
+	await page.waitForTimeout(1000);
+}
+
+/** Closes an open list or dialog. @param {Page} page */
+async function escape(page) {
+	await page.keyboard.press('Escape');
+	await page.waitForTimeout(300);
+}
+
+module.exports = {
+	seeText,
+	openCredential,
+	openWorkflow,
+	openNodeOnCanvas,
+	openNode,
+	executeWorkflow,
+	searchNode,
+	rlValue,
+	rlOpen,
+	rlError,
+	escape,
+	rlItems,
+	rlSearch,
+	rlPick,
+};
