@@ -4,7 +4,9 @@
 /**
  * Prints plain closing lines after jest's own summary, so that CI systems that read closing lines see
  * the counts whatever they know of jest: one line per tier (test/jest.config.js), then the last line
- * for the whole run, "tests: N passed, N failed[, N skipped]".
+ * for the whole run, "tests: N passed, N failed[, N skipped]". Skipped tests are listed by name just
+ * before (a test skipped for a missing tool, e.g. exiftool or Chromium, says why in its name), so a
+ * skip is never silent.
  */
 class SummaryReporter {
 	/** @param {unknown} _globalConfig */
@@ -29,6 +31,14 @@ class SummaryReporter {
 			tier.seconds += (file.perfStats.end - file.perfStats.start) / 1000;
 			tiers.set(name, tier);
 		}
+		const skippedNames = results.testResults.flatMap((file) =>
+			file.testResults
+				.filter((test) => test.status === 'pending' || test.status === 'todo')
+				.map((test) => test.fullName),
+		);
+		for (const name of skippedNames.slice(0, 20)) process.stdout.write(`SKIPPED: ${name}\n`);
+		if (skippedNames.length > 20)
+			process.stdout.write(`SKIPPED: ... and ${skippedNames.length - 20} more\n`);
 		if (tiers.size > 1) {
 			for (const [name, t] of tiers) {
 				process.stdout.write(
