@@ -27,6 +27,16 @@ function labels(properties: INodeProperties[]): string[] {
 	return [...new Set(out)];
 }
 
+/**
+ * True when the README names `label` as a label: a table cell (`| Label |`), emphasized (`*Label*`,
+ * `**Label**`), a choice after its field (`*Source: URL*`) or a path (`Options > ...`). A plain
+ * substring is not enough: generic labels such as "Event" or "Options" are in any prose.
+ */
+function namedAsLabel(label: string): boolean {
+	const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	return new RegExp(`(\\| |\\*|: )${escaped}( \\||\\*| >)`).test(readme);
+}
+
 describe('README.md', () => {
 	it('gives the two commands of the main job and the test command exactly', () => {
 		expect(readme).toContain('\nnpm install\nnpm run demo');
@@ -35,9 +45,15 @@ describe('README.md', () => {
 
 	it('names every field, option and choice of the node, so the reference cannot fall behind', () => {
 		const missing = labels(nodeTypes[NODE_TYPE].description.properties).filter(
-			(label) => !readme.includes(label),
+			(label) => !namedAsLabel(label),
 		);
 		expect(missing).toEqual([]);
+	});
+
+	it('counts a label only where it stands as a label, not as a word in prose', () => {
+		expect(readme).toContain('Time');
+		expect(namedAsLabel('Time')).toBe(false);
+		expect(namedAsLabel('Taken At')).toBe(true);
 	});
 
 	it('names every operation of every resource', () => {

@@ -86,6 +86,12 @@ async function main() {
 	};
 	process.on('SIGINT', () => stop('SIGINT'));
 	process.on('SIGTERM', () => stop('SIGTERM'));
+	// `npm run emulator` runs this under `sh -c`: npm passes its SIGTERM to the shell, which ends
+	// without passing it on. Whatever ends the parent (npm, the shell, a terminal), stop with it.
+	const parent = process.ppid;
+	setInterval(() => {
+		if (process.ppid !== parent) stop('Parent process ended');
+	}, 250).unref();
 }
 
 main().catch((e) => {

@@ -15,8 +15,13 @@ interface Running {
 	exit: Promise<number | null>;
 }
 
-async function startCli(args: string[]): Promise<Running> {
-	const child = spawn(process.execPath, [CLI, ...args], { stdio: 'pipe' });
+async function startCli(args: string[], viaNpm = false): Promise<Running> {
+	const child = viaNpm
+		? spawn('npm', ['run', '--silent', 'emulator', '--', ...args], {
+				stdio: 'pipe',
+				cwd: path.join(__dirname, '..', '..'),
+			})
+		: spawn(process.execPath, [CLI, ...args], { stdio: 'pipe' });
 	let out = '';
 	child.stdout.on('data', (c) => (out += c));
 	child.stderr.on('data', (c) => (out += c));
@@ -104,4 +109,25 @@ test('an unknown flag is refused with exit code 1', async () => {
 	const code = await new Promise((resolve) => child.on('exit', resolve));
 	expect(code).toBe(1);
 	expect(err).toContain('Unknown flag --host');
+});
+
+test('`npm run emulator` stops when npm gets SIGTERM (the shell between them does not pass it on)', async () => {
+	const cli = await startCli(['--port', '0', '--storage-port', '0', '--storage-dir', dir], true);
+	expect((await call(`${cli.baseUrl}/`)).status).toBe(200);
+	cli.child.kill('SIGTERM');
+	await cli.exit;
+	// the emulator itself (a grandchild of this test) must be gone soon after: its port stops answering
+	const deadline = Date.now() + 5000;
+	let stillServing = true;
+	while (stillServing && Date.now() < deadline) {
+		stillServing = await call(`${cli.baseUrl}/`).then(
+			() => true,
+			() => false,
+		);
+		if (stillServing) await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+	expect({ stillServing, out: cli.out() }).toEqual({
+		stillServing: false,
+		out: expect.stringContaining('stopping the EventPics emulator'),
+	});
 });
