@@ -5,7 +5,7 @@
 // {nodes,credentials}/**/*.{js,ts,json}). Everything else in the repository (build and test
 // tooling, dist/) is not published source and is ignored.
 //
-// test/scan/check-lint-config.js proves this file resolves to the same rules, plugins and parser
+// test/tools/scan/check-lint-config.js proves this file resolves to the same rules, plugins and parser
 // as the scanner's own config for every linted file; `npm run scan` runs it.
 import { defineConfig, globalIgnores } from 'eslint/config';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';

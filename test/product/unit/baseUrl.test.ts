@@ -1,0 +1,35 @@
+import { checkBaseUrl } from '../../../nodes/EventPics/helpers/baseUrl';
+
+describe('checkBaseUrl', () => {
+	it.each([
+		[undefined, 'https://api.eventpics.net'],
+		['', 'https://api.eventpics.net'],
+		['https://api.eventpics.net/', 'https://api.eventpics.net'],
+		['https://api.eventpics.net//', 'https://api.eventpics.net'],
+		['http://127.0.0.1:8787', 'http://127.0.0.1:8787'],
+		['http://localhost:8787/', 'http://localhost:8787'],
+		['http://[::1]:8787', 'http://[::1]:8787'],
+	])('accepts %p as %p', (input, url) => {
+		expect(checkBaseUrl(input)).toEqual({ ok: true, url });
+	});
+
+	it('refuses plain http to another host, naming the risk', () => {
+		expect(checkBaseUrl('http://api.eventpics.net')).toEqual({
+			ok: false,
+			reason:
+				'"http://api.eventpics.net" uses http://, which would send the API key in clear text. Use https:// (http:// is accepted only for 127.0.0.1 or localhost).',
+		});
+		expect(checkBaseUrl('http://192.168.1.5:8787').ok).toBe(false);
+	});
+
+	it('refuses what is not an address', () => {
+		expect(checkBaseUrl('api.eventpics.net')).toEqual({
+			ok: false,
+			reason: '"api.eventpics.net" is not a valid address. Use https://api.eventpics.net.',
+		});
+		expect(checkBaseUrl('ftp://api.eventpics.net')).toEqual({
+			ok: false,
+			reason: '"ftp://api.eventpics.net" must start with https://.',
+		});
+	});
+});

@@ -1,0 +1,189 @@
+#!/usr/bin/env node
+// @ts-check
+'use strict';
+
+/**
+ * `npm run test:editor`: the browser tier. The pinned n8n (Node 24, see test/tools/n8n-app) with this
+ * package, driven in headless Chromium as a user does, asserting on what the page shows:
+ * credential test (good key, wrong key, plain http:// Base URL), node search, the event list and
+ * its search, the album list per event and after switching events, an upload run from the editor,
+ * the error for an album of another event and for a wrong key in a dropdown.
+ * Screenshots: test/tools/editor/screenshots/<check>.png (and fail-<check>.png when a check fails).
+ * Not part of `npm test` (it needs the ~3 GB n8n install of `npm run n8n`).
+ */
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { launchBrowser } = require('../docs/browser');
+const { loadExample } = require('../examples/examples');
+const { startApp, CREDENTIALS, WORKFLOWS } = require('./setup');
+const ui = require('./ui');
+
+const SHOTS = path.join(__dirname, 'screenshots');
+const SAMPLES = path.join(__dirname, '..', '..', 'fixtures', 'samples');
+
+/** @type {Array<{ name: string, ok: boolean, ms: number, error?: string }>} */
+const results = [];
+
+async function main() {
+	fs.mkdirSync(SHOTS, { recursive: true });
+	const started = Date.now();
+	const app = await startApp();
+	console.log(
+		`[test:editor] n8n at ${app.url} ready after ${((Date.now() - started) / 1000).toFixed(0)} s`,
+	);
+	const browser = await launchBrowser();
+	try {
+		const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+		await context.addCookies([{ name: 'n8n-auth', value: app.cookie, url: app.url }]);
+		const page = await context.newPage();
+		/** @param {string} name @param {() => Promise<void>} body */
+		const check = async (name, body) => {
+			const t0 = Date.now();
+			try {
+				await body();
+				await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+				results.push({ name, ok: true, ms: Date.now() - t0 });
+				console.log(`[test:editor] ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+			} catch (error) {
+				await page.screenshot({ path: path.join(SHOTS, `fail-${name}.png`) }).catch(() => {});
+				const message = String(/** @type {Error} */ (error).message).split('\n')[0];
+				results.push({ name, ok: false, ms: Date.now() - t0, error: message });
+				console.log(`[test:editor] FAIL ${name}: ${message}`);
+			}
+		};
+
+		await check('credential-good-key', async () => {
+			await ui.openCredential(page, app.url, CREDENTIALS.good.id);
+			await ui.seeText(page, 'Connection tested successfully');
+		});
+		await check('credential-wrong-key', async () => {
+			await ui.openCredential(page, app.url, CREDENTIALS.badKey.id);
+			await ui.seeText(page, 'connect with these settings'); // "Couldn’t connect ..."
+			// the banner shows the test's message after "More details"
+			await page.getByText('More details').first().click();
+			await ui.seeText(page, 'EventPics refused the API key (401). Copy the key again');
+		});
+		await check('credential-plain-http', async () => {
+			const before = app.emulator.requests.length;
+			await ui.openCredential(page, app.url, CREDENTIALS.plainHttp.id);
+			await ui.seeText(page, 'Plain http:// is only for the local EventPics emulator');
+			await ui.seeText(page, 'use https://');
+			// the address is a documentation range: the test refuses it before any connection
+			assert.equal(app.emulator.requests.length, before);
+		});
+
+		await check('node-search', async () => {
+			await ui.searchNode(page, app.url, 'EventPics');
+		});
+
+		await ui.openNode(page, app.url, WORKFLOWS.lists.id, 'Upload to EventPics');
+		await check('event-list-and-search', async () => {
+			assert.equal(await ui.rlValue(page, 'event'), "Anna & Ben's Wedding");
+			assert.deepEqual(await ui.rlItems(page, 'event'), [
+				"Anna & Ben's Wedding",
+				'Summer Party 2026',
+				'Office Opening',
+			]);
+			// n8n keeps the current value on top of the list, also while searching
+			assert.deepEqual(await ui.rlSearch(page, 'party'), [
+				"Anna & Ben's Wedding",
+				'Summer Party 2026',
+			]);
+			await ui.escape(page);
+		});
+		await check('album-list-of-event', async () => {
+			assert.equal(await ui.rlValue(page, 'album'), 'Photo booth');
+			assert.deepEqual(await ui.rlItems(page, 'album'), [
+				'Photo booth',
+				'No album (upload into the event itself)',
+				'Ceremony',
+			]);
+			await ui.escape(page);
+		});
+		await check('album-after-switching-event', async () => {
+			await ui.rlPick(page, 'event', 'Summer Party 2026');
+			assert.equal(await ui.rlValue(page, 'album'), '', 'the album of the previous event stayed');
+			assert.deepEqual(await ui.rlItems(page, 'album'), [
+				'No album (upload into the event itself)',
+				'Booth',
+				'Dance floor',
+			]);
+			assert.deepEqual(await ui.rlSearch(page, 'photo'), []);
+			await ui.escape(page);
+		});
+		await check('album-no-album-entry-empties-the-field', async () => {
+			await ui.rlPick(page, 'album', 'Booth');
+			assert.equal(await ui.rlValue(page, 'album'), 'Booth');
+			await ui.rlPick(page, 'album', 'No album');
+			assert.equal(await ui.rlValue(page, 'album'), '');
+		});
+		await check('album-event-without-albums', async () => {
+			await ui.rlPick(page, 'event', 'Office Opening');
+			assert.equal(await ui.rlValue(page, 'album'), '');
+			assert.deepEqual(await ui.rlItems(page, 'album'), [
+				'This event has no albums: leave Album empty',
+			]);
+			await ui.escape(page);
+		});
+
+		await check('custom-api-call-points-to-http-request', async () => {
+			// n8n adds the entry because the credential can authenticate the HTTP Request node
+			await page.locator('[data-test-id="parameter-input-resource"]').first().click();
+			const options = await page.getByRole('option').allInnerTexts();
+			assert.deepEqual(
+				options.map((o) => o.trim()),
+				['Album', 'Event', 'Photo', 'Custom API Call'],
+			);
+			await page.getByRole('option', { name: 'Custom API Call' }).first().click();
+			await ui.seeText(page, 'Use the HTTP Request node to make a custom API call');
+			await ui.seeText(page, 'take care of the EventPics auth for you');
+		});
+
+		await check('error-album-of-another-event', async () => {
+			await ui.openWorkflow(page, app.url, WORKFLOWS.stale.id);
+			await ui.executeWorkflow(page);
+			await ui.openNodeOnCanvas(page, 'Upload to EventPics');
+			await ui.seeText(
+				page,
+				'The album "Photo booth" (booth) is not an album of "Summer Party 2026" (summer-party-2026); its albums are "Booth" (sp-booth), "Dance floor" (sp-dance)',
+			);
+		});
+
+		await check('dropdown-wrong-key', async () => {
+			await ui.openNode(page, app.url, WORKFLOWS.badKey.id, 'Upload to EventPics');
+			assert.equal(
+				await ui.rlError(page, 'event'),
+				'Could not load list\nEventPics refused the API key of the credential (401)',
+			);
+		});
+
+		await check('upload-from-the-editor', async () => {
+			const photos = fs.readdirSync(SAMPLES).filter((n) => /\.(jpg|png|heic)$/.test(n));
+			for (const name of photos)
+				fs.copyFileSync(path.join(SAMPLES, name), path.join(app.booth, name));
+			await ui.openWorkflow(page, app.url, loadExample('photo-booth-folder').id);
+			await ui.executeWorkflow(page);
+			const deadline = Date.now() + 90_000;
+			while (app.emulator.uploads.length < photos.length && Date.now() < deadline)
+				await page.waitForTimeout(250);
+			assert.equal(app.emulator.uploads.length, photos.length, 'not every photo arrived');
+			await ui.openNodeOnCanvas(page, 'Upload to EventPics');
+			await ui.seeText(page, 'albumTitle');
+		});
+	} finally {
+		await browser.close();
+		await app.close();
+	}
+	const failed = results.filter((r) => !r.ok);
+	console.log(
+		`[test:editor] ${results.length - failed.length} of ${results.length} checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s; screenshots in ${path.relative(process.cwd(), SHOTS)}`,
+	);
+	if (failed.length > 0) process.exit(1);
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});

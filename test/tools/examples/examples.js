@@ -1,0 +1,60 @@
+// @ts-check
+'use strict';
+
+/**
+ * The example workflows (importable n8n JSON in test/examples/), one per real use. Each is run by
+ * the tests in test/product/examples/ against the emulator, and the booth and form examples also by
+ * `npm run test:n8n` in the real n8n app.
+ */
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const FOLDER = path.join(__dirname, '..', '..', 'examples');
+
+/** The booth example's folder; tests and `npm run n8n` swap it for a folder of their own. */
+const BOOTH_FOLDER_PLACEHOLDER = '/srv/booth/outbox';
+
+/** @type {Array<{ name: string, title: string, summary: string }>} */
+const EXAMPLES = [
+	{
+		name: 'photo-booth-folder',
+		title: 'Photo booth folder to album',
+		summary:
+			'Every minute, upload the photos the booth software saved into a folder; files uploaded before are skipped.',
+	},
+	{
+		name: 'google-drive-import',
+		title: 'Scheduled import from Google Drive',
+		summary:
+			'Every 15 minutes, copy new photos and videos of a Drive folder into an album, skipping the ones already uploaded.',
+	},
+	{
+		name: 'form-to-album',
+		title: 'Guest form to album',
+		summary:
+			'A public n8n form where guests pick photos and videos that go straight into the album.',
+	},
+	{
+		name: 'ai-agent-tools',
+		title: 'AI agent with EventPics tools',
+		summary:
+			'A chat agent that lists your events and albums and uploads a photo from a link into the album you name.',
+	},
+];
+
+/**
+ * @param {string} name
+ * @param {{ boothFolder?: string }} [options]
+ * @returns {any} the workflow JSON
+ */
+function loadExample(name, options = {}) {
+	if (!EXAMPLES.some((example) => example.name === name))
+		throw new Error(`No example workflow "${name}"`);
+	let text = fs.readFileSync(path.join(FOLDER, `${name}.json`), 'utf8');
+	if (options.boothFolder)
+		text = text.split(BOOTH_FOLDER_PLACEHOLDER).join(options.boothFolder.replace(/\\/g, '/'));
+	return JSON.parse(text);
+}
+
+module.exports = { EXAMPLES, FOLDER, BOOTH_FOLDER_PLACEHOLDER, loadExample };
