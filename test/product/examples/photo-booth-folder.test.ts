@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 
 import type { Emulator } from '../node/fixture';
-import { startEmulator } from '../node/fixture';
+import { shortenDedupePause, startEmulator } from '../node/fixture';
 import {
 	clearDedupStore,
 	example,
@@ -41,6 +41,8 @@ async function readFilesOutput(files: string[]) {
 		}),
 	);
 }
+
+shortenDedupePause();
 
 describe('example: photo booth folder to album', () => {
 	const workflow = example('photo-booth-folder');
@@ -107,7 +109,11 @@ describe('example: photo booth folder to album', () => {
 			takenAt: Date.parse('2026-06-20T22:10:30+02:00'),
 			takenAtSource: 'exif',
 		});
-		expect(output[2]).toMatchObject({ fileName: 'booth-0003.jpg', takenAt: null, takenAtSource: null });
+		expect(output[2]).toMatchObject({
+			fileName: 'booth-0003.jpg',
+			takenAt: null,
+			takenAtSource: null,
+		});
 		expect(emu.uploads).toHaveLength(PHOTOS.length);
 		for (const file of PHOTOS) {
 			expect(emu.uploads).toContainEqual(

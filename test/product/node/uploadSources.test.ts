@@ -8,11 +8,20 @@ import type { FileHost } from './fileHost';
 import { serve, startFileHost } from './fileHost';
 
 import type { Emulator } from './fixture';
-import { binaryFromBuffer, fromList, runEventPics, startEmulator, uploadParameters } from './fixture';
+import {
+	shortenDedupePause,
+	binaryFromBuffer,
+	fromList,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 const upload = uploadParameters;
+
+shortenDedupePause();
 
 describe('Photo > Upload: several files per item', () => {
 	let emu: Emulator;
@@ -44,19 +53,35 @@ describe('Photo > Upload: several files per item', () => {
 	});
 
 	it('uploads every binary field when asked to', async () => {
-		const { items } = await runEventPics({ emu, parameters: upload({ allBinaryFields: true }), inputItems: [item()] });
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload({ allBinaryFields: true }),
+			inputItems: [item()],
+		});
 		expect(items.map((i) => i.json.binaryField)).toEqual(['data', 'photo2', 'clip']);
-		expect(emu.uploads.map((u) => u.contentType).sort()).toEqual(['image/jpeg', 'image/png', 'video/mp4']);
+		expect(emu.uploads.map((u) => u.contentType).sort()).toEqual([
+			'image/jpeg',
+			'image/png',
+			'video/mp4',
+		]);
 	});
 
 	it('names a missing field of the list', async () => {
-		const { nodeError } = await runEventPics({ emu, parameters: upload({ binaryPropertyName: 'data, nope' }), inputItems: [item()] });
-		expect(nodeError?.message).toBe('Item 0 has no binary field "nope" (it has: data, photo2, clip)');
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ binaryPropertyName: 'data, nope' }),
+			inputItems: [item()],
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0 has no binary field "nope" (it has: data, photo2, clip)',
+		);
 		expect(emu.uploads).toHaveLength(0);
 	});
 
 	it('without Continue On Fail, items before a bad one are uploaded, none after it', async () => {
-		const good = (name: string) => ({ binary: { data: binaryFromBuffer(randomBytes(10), { fileName: name }) } });
+		const good = (name: string) => ({
+			binary: { data: binaryFromBuffer(randomBytes(10), { fileName: name }) },
+		});
 		const { nodeError } = await runEventPics({
 			emu,
 			parameters: upload({ binaryPropertyName: 'data' }),
@@ -89,7 +114,8 @@ describe('Photo > Upload from a URL', () => {
 				res.writeHead(200, {
 					'Content-Type': 'image/heic',
 					'Content-Length': photo.length,
-					'Content-Disposition': "attachment; filename=\"fallback.heic\"; filename*=UTF-8''Tanz%20%F0%9F%92%83.heic",
+					'Content-Disposition':
+						'attachment; filename="fallback.heic"; filename*=UTF-8\'\'Tanz%20%F0%9F%92%83.heic',
 				});
 				res.end(photo);
 			} else {
@@ -108,10 +134,14 @@ describe('Photo > Upload from a URL', () => {
 		gets.length = 0;
 	});
 	// the file host is on 127.0.0.1, which the URL source refuses unless told otherwise
-	const fromUrl = (extra: object) => upload({ source: 'url', options: { allowInternalAddresses: true }, ...extra });
+	const fromUrl = (extra: object) =>
+		upload({ source: 'url', options: { allowInternalAddresses: true }, ...extra });
 
 	it('downloads a file with a known size and uploads it', async () => {
-		const { items } = await runEventPics({ emu, parameters: fromUrl({ fileUrl: `${filesUrl}/photos/booth-7.jpg` }) });
+		const { items } = await runEventPics({
+			emu,
+			parameters: fromUrl({ fileUrl: `${filesUrl}/photos/booth-7.jpg` }),
+		});
 		expect(items[0].json).toMatchObject({
 			url: `${filesUrl}/photos/booth-7.jpg`,
 			fileName: 'booth-7.jpg',
@@ -123,19 +153,32 @@ describe('Photo > Upload from a URL', () => {
 	});
 
 	it('learns the size of a file sent without Content-Length by storing it first', async () => {
-		const { items } = await runEventPics({ emu, parameters: fromUrl({ fileUrl: `${filesUrl}/stream` }) });
-		expect(items[0].json).toMatchObject({ fileName: 'stream.png', contentType: 'image/png', bytes: photo.length });
+		const { items } = await runEventPics({
+			emu,
+			parameters: fromUrl({ fileUrl: `${filesUrl}/stream` }),
+		});
+		expect(items[0].json).toMatchObject({
+			fileName: 'stream.png',
+			contentType: 'image/png',
+			bytes: photo.length,
+		});
 		expect(emu.uploads[0].sha256).toBe(sha256(photo));
 	});
 
 	it('takes the name from Content-Disposition (filename* first)', async () => {
-		const { items } = await runEventPics({ emu, parameters: fromUrl({ fileUrl: `${filesUrl}/download?id=42` }) });
+		const { items } = await runEventPics({
+			emu,
+			parameters: fromUrl({ fileUrl: `${filesUrl}/download?id=42` }),
+		});
 		expect(items[0].json).toMatchObject({ fileName: 'Tanz 💃.heic', contentType: 'image/heic' });
 	});
 
 	it('sends the one downloaded copy again for a retry, without a second download', async () => {
 		emu.addFault({ endpoint: 'put', kind: 'status', status: 500, times: 1 });
-		const { items } = await runEventPics({ emu, parameters: fromUrl({ fileUrl: `${filesUrl}/photos/booth-7.jpg` }) });
+		const { items } = await runEventPics({
+			emu,
+			parameters: fromUrl({ fileUrl: `${filesUrl}/photos/booth-7.jpg` }),
+		});
 		expect(items[0].json).toMatchObject({ attempts: 2, bytes: photo.length });
 		expect(emu.uploads).toHaveLength(1);
 		expect(emu.uploads[0].sha256).toBe(sha256(photo));
@@ -143,14 +186,26 @@ describe('Photo > Upload from a URL', () => {
 	});
 
 	it('says which URL failed and how', async () => {
-		const { nodeError } = await runEventPics({ emu, parameters: fromUrl({ fileUrl: `${filesUrl}/missing.jpg` }) });
-		expect(nodeError?.message).toBe(`Item 0 could not download "${filesUrl}/missing.jpg": its server answered 404`);
-		expect(nodeError?.description).toBe('Check that the File URL is right and that the file is reachable without logging in.');
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl({ fileUrl: `${filesUrl}/missing.jpg` }),
+		});
+		expect(nodeError?.message).toBe(
+			`Item 0 could not download "${filesUrl}/missing.jpg": its server answered 404`,
+		);
+		expect(nodeError?.description).toBe(
+			'Check that the File URL is right and that the file is reachable without logging in.',
+		);
 	});
 
 	it('refuses what is not an http(s) address', async () => {
-		const { nodeError } = await runEventPics({ emu, parameters: fromUrl({ fileUrl: 'file:///etc/passwd' }) });
-		expect(nodeError?.message).toBe('Item 0 has a File URL that is not http(s): "file:///etc/passwd"');
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl({ fileUrl: 'file:///etc/passwd' }),
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0 has a File URL that is not http(s): "file:///etc/passwd"',
+		);
 		expect(emu.requests.filter((r) => r.url.startsWith('/getuploadurl'))).toHaveLength(0);
 	});
 });
@@ -177,7 +232,12 @@ describe('Photo > Upload from a URL: one download per file', () => {
 		clearDedupStore();
 	});
 	const fromUrl = (path: string, options: object = {}, extra: object = {}) =>
-		upload({ source: 'url', fileUrl: `${host.url}${path}`, options: { allowInternalAddresses: true, ...options }, ...extra });
+		upload({
+			source: 'url',
+			fileUrl: `${host.url}${path}`,
+			options: { allowInternalAddresses: true, ...options },
+			...extra,
+		});
 
 	it.each([
 		['default settings (EXIF on)', '/booth.jpg', {}, {}],
@@ -192,23 +252,38 @@ describe('Photo > Upload from a URL: one download per file', () => {
 	});
 
 	it('reads EXIF, hashes and uploads the same single download', async () => {
-		const { items } = await runEventPics({ emu, parameters: fromUrl('/booth.jpg', { skipDuplicates: true }) });
-		expect(items[0].json).toMatchObject({ takenAtSource: 'exif', dedupeKey: `wedding-anna-ben/booth/sha256:${sha256(booth)}` });
+		const { items } = await runEventPics({
+			emu,
+			parameters: fromUrl('/booth.jpg', { skipDuplicates: true }),
+		});
+		expect(items[0].json).toMatchObject({
+			takenAtSource: 'exif',
+			dedupeKey: `wedding-anna-ben/booth/sha256:${sha256(booth)}`,
+		});
 		expect(host.gets('/booth.jpg')).toBe(1);
 	});
 
 	it('uploads from a one-time link (a second GET would get 404)', async () => {
 		host.route('/once.jpg', serve.once(booth, 'image/jpeg'));
-		const { items, nodeError } = await runEventPics({ emu, parameters: fromUrl('/once.jpg', { skipDuplicates: true }) });
+		const { items, nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('/once.jpg', { skipDuplicates: true }),
+		});
 		expect(nodeError).toBeUndefined();
-		expect(items[0].json).toMatchObject({ fileName: 'once.jpg', statusCode: 200, takenAtSource: 'exif' });
+		expect(items[0].json).toMatchObject({
+			fileName: 'once.jpg',
+			statusCode: 200,
+			takenAtSource: 'exif',
+		});
 		expect(emu.uploads[0].sha256).toBe(sha256(booth));
 	});
 
 	it('refuses an empty file before asking for an upload address', async () => {
 		host.route('/empty.jpg', serve.file(Buffer.alloc(0), 'image/jpeg'));
 		const { nodeError } = await runEventPics({ emu, parameters: fromUrl('/empty.jpg') });
-		expect(nodeError?.message).toBe(`Item 0 has a File URL whose file is empty (0 bytes): "${host.url}/empty.jpg"`);
+		expect(nodeError?.message).toBe(
+			`Item 0 has a File URL whose file is empty (0 bytes): "${host.url}/empty.jpg"`,
+		);
 		expect(nodeError?.description).toBe('Check the File URL: an empty file cannot be uploaded.');
 		expect(emu.requests.filter((r) => r.url.startsWith('/getuploadurl'))).toHaveLength(0);
 	});
@@ -236,14 +311,23 @@ describe('Photo > Upload: skip files uploaded before', () => {
 
 	const photos = [randomBytes(1000), randomBytes(1000)];
 	const input = (names = ['a.jpg', 'b.jpg']) =>
-		names.map((name, index) => ({ json: { id: `file-${index}` }, binary: { data: binaryFromBuffer(photos[index], { fileName: name }) } }));
+		names.map((name, index) => ({
+			json: { id: `file-${index}` },
+			binary: { data: binaryFromBuffer(photos[index], { fileName: name }) },
+		}));
 
 	it('uploads new files once; a later run reports them as skipped, even renamed', async () => {
 		const parameters = upload({ binaryPropertyName: 'data', options: { skipDuplicates: true } });
 		const first = await runEventPics({ emu, parameters, inputItems: input() });
 		expect(first.items.map((i) => i.json.skipped)).toEqual([undefined, undefined]);
-		expect(first.items[0].json.dedupeKey).toBe(`wedding-anna-ben/booth/sha256:${sha256(photos[0])}`);
-		const second = await runEventPics({ emu, parameters, inputItems: input(['renamed-a.jpg', 'b.jpg']) });
+		expect(first.items[0].json.dedupeKey).toBe(
+			`wedding-anna-ben/booth/sha256:${sha256(photos[0])}`,
+		);
+		const second = await runEventPics({
+			emu,
+			parameters,
+			inputItems: input(['renamed-a.jpg', 'b.jpg']),
+		});
 		expect(second.items.map((i) => [i.json.skipped, i.json.fileName, i.pairedItem])).toEqual([
 			[true, 'renamed-a.jpg', { item: 0 }],
 			[true, 'b.jpg', { item: 1 }],
@@ -255,7 +339,11 @@ describe('Photo > Upload: skip files uploaded before', () => {
 	});
 
 	it('uploads the same file again into another album', async () => {
-		await runEventPics({ emu, parameters: upload({ options: { skipDuplicates: true } }), inputItems: input() });
+		await runEventPics({
+			emu,
+			parameters: upload({ options: { skipDuplicates: true } }),
+			inputItems: input(),
+		});
 		const other = await runEventPics({
 			emu,
 			parameters: upload({ album: fromList('ceremony'), options: { skipDuplicates: true } }),
@@ -268,7 +356,12 @@ describe('Photo > Upload: skip files uploaded before', () => {
 	it('does not remember a file whose upload failed, so the next run uploads it', async () => {
 		emu.addFault({ endpoint: 'put', kind: 'status', status: 400, times: 1 });
 		const parameters = upload({ options: { skipDuplicates: true } });
-		const failed = await runEventPics({ emu, continueOnFail: true, parameters, inputItems: input(['a.jpg']) });
+		const failed = await runEventPics({
+			emu,
+			continueOnFail: true,
+			parameters,
+			inputItems: input(['a.jpg']),
+		});
 		expect(failed.items[0].json.error).toMatch(/answered 400/);
 		const retried = await runEventPics({ emu, parameters, inputItems: input(['a.jpg']) });
 		expect(retried.items[0].json).toMatchObject({ statusCode: 200 });
@@ -280,7 +373,10 @@ describe('Photo > Upload: skip files uploaded before', () => {
 		const parameters = upload({ options: { skipDuplicates: true, dedupeKey: '={{ $json.id }}' } });
 		await runEventPics({ emu, parameters, inputItems: input() });
 		// new bytes, same ids: skipped by key
-		const changed = [0, 1].map((index) => ({ json: { id: `file-${index}` }, binary: { data: binaryFromBuffer(randomBytes(50), { fileName: 'x.jpg' }) } }));
+		const changed = [0, 1].map((index) => ({
+			json: { id: `file-${index}` },
+			binary: { data: binaryFromBuffer(randomBytes(50), { fileName: 'x.jpg' }) },
+		}));
 		const second = await runEventPics({ emu, parameters, inputItems: changed });
 		expect(second.items.map((i) => [i.json.skipped, i.json.dedupeKey])).toEqual([
 			[true, 'wedding-anna-ben/booth/key:file-0'],
@@ -289,8 +385,14 @@ describe('Photo > Upload: skip files uploaded before', () => {
 	});
 
 	it('recognises a duplicate within one run too', async () => {
-		const same = [0, 1].map(() => ({ binary: { data: binaryFromBuffer(photos[0], { fileName: 'same.jpg' }) } }));
-		const { items } = await runEventPics({ emu, parameters: upload({ options: { skipDuplicates: true, concurrency: 1 } }), inputItems: same });
+		const same = [0, 1].map(() => ({
+			binary: { data: binaryFromBuffer(photos[0], { fileName: 'same.jpg' }) },
+		}));
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload({ options: { skipDuplicates: true, concurrency: 1 } }),
+			inputItems: same,
+		});
 		expect(items.map((i) => i.json.skipped)).toEqual([undefined, true]);
 		expect(emu.uploads).toHaveLength(1);
 	});

@@ -7,9 +7,11 @@ import type { UploadBody } from '../../transport/upload';
 /** Keys of the files this node uploaded, kept by n8n's deduplication store (as Remove Duplicates does). */
 const SCOPE = 'node';
 const STORE: ICheckProcessedOptions = { mode: 'entries', maxEntries: 100_000 };
-/** Longer than one read-and-rewrite of the store takes; see confirmRecorded. */
-const CONFIRM_PAUSE_MS = 1000;
-const CONFIRM_ROUNDS = 8;
+/**
+ * The end-of-run check (confirmRecorded): at most `rounds` rounds, `pauseMs` apart, longer than one
+ * read-and-rewrite of the store takes. Tests that do not race other workers shorten the pause.
+ */
+export const CONFIRM_TIMING = { pauseMs: 1000, rounds: 8 };
 
 /** SHA-256 of the body as lower-case hex, chunk by chunk (node:crypto, allowed by n8n's scanner). */
 async function hashBody(body: UploadBody): Promise<string> {
@@ -94,8 +96,8 @@ export async function confirmRecorded(ctx: IExecuteFunctions): Promise<number> {
 	if (keys.length === 0) return 0;
 	let restored = 0;
 	let clean = 0;
-	for (let round = 0; round < CONFIRM_ROUNDS && clean < 2; round++) {
-		if (round > 0) await sleep(CONFIRM_PAUSE_MS);
+	for (let round = 0; round < CONFIRM_TIMING.rounds && clean < 2; round++) {
+		if (round > 0) await sleep(CONFIRM_TIMING.pauseMs);
 		const result = await oneAtATime(
 			async () =>
 				await againOnce(async () => await ctx.helpers.checkProcessedAndRecord(keys, SCOPE, STORE)),
