@@ -32,7 +32,6 @@ function newest(target) {
 	if (!stat.isDirectory()) return stat.mtimeMs;
 	let latest = 0;
 	for (const entry of fs.readdirSync(target)) {
-		if (entry.endsWith('.generated.ts')) continue; // written by the build itself
 		latest = Math.max(latest, newest(path.join(target, entry)));
 	}
 	return latest;
