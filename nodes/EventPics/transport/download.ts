@@ -1,5 +1,6 @@
 import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
+import { shownSize } from '../helpers/size';
 import type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
 import {
 	badRedirect,
@@ -8,7 +9,6 @@ import {
 	checkAddress,
 	cutShort,
 	failedRequest,
-	formatSize,
 	shownUrl,
 	stalled,
 	tooLarge,
@@ -96,14 +96,14 @@ async function store(
 		stream.destroy();
 		return {
 			ok: false,
-			refusal: tooLarge(url, limits.maxBytes, `announces ${formatSize(length)} (Content-Length)`),
+			refusal: tooLarge(url, limits.maxBytes, `announces ${shownSize(length)} (Content-Length)`),
 		};
 	}
 	const contentType = header(headers, 'content-type')?.split(';')[0].trim() || undefined;
 	const fileName = fileNameFromDisposition(header(headers, 'content-disposition'));
 	const watch = watchDownload(stream, limits.maxBytes, DOWNLOAD_IDLE_TIMEOUT_MS);
 	const overLimit = () =>
-		tooLarge(url, limits.maxBytes, `sent more; stopped after ${formatSize(watch.received)}`);
+		tooLarge(url, limits.maxBytes, `sent more; stopped after ${shownSize(watch.received)}`);
 	let binary: IBinaryData;
 	try {
 		binary = await ctx.helpers.prepareBinaryData(stream, fileName, contentType);

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { eventLocator } from '../descriptions';
 import { forEachItem } from '../items';
-import { findEvent, openSession, readLocator } from '../session';
+import { findEvent, readAccount, readLocator } from '../account';
 import { eventToJson } from './eventToJson';
 
 export const description: INodeProperties[] = [
@@ -10,10 +10,10 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const session = await openSession(this);
+	const account = await readAccount(this);
 	return await forEachItem(this, async (itemIndex) => {
 		const chosen = readLocator(this, 'event', itemIndex);
-		const event = await findEvent(this, session, chosen.value, itemIndex, chosen.title);
+		const event = await findEvent(this, account, chosen.value, itemIndex, chosen.title);
 		return [{ json: eventToJson(event) }];
 	});
 }

@@ -2,15 +2,15 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { paginationFields } from '../descriptions';
 import { applyLimit, forEachItem } from '../items';
-import { openSession } from '../session';
+import { readAccount } from '../account';
 import { eventToJson } from './eventToJson';
 
 export const description: INodeProperties[] = paginationFields('event');
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const session = await openSession(this);
+	const account = await readAccount(this);
 	return await forEachItem(this, async (itemIndex) => {
-		const events = applyLimit(this, itemIndex, await session.events(itemIndex));
+		const events = applyLimit(this, itemIndex, await account.events(itemIndex));
 		return events.map((event) => ({ json: eventToJson(event) }));
 	});
 }

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { albumNotInEvent, albumTitleElsewhere } from '../../helpers/naming';
 import { parseTakenAt } from '../../helpers/takenAt';
-import type { Session } from '../session';
-import { findEvent, readLocator } from '../session';
+import { itemError } from '../items';
+import type { Account } from '../account';
+import { findEvent, readLocator } from '../account';
 import type { FileSource, SourceLookup } from './fileSources';
 import { binaryFieldNames, binarySources, downloadLimits, urlSource } from './fileSources';
 import type { UploadOptions } from './uploadOptions';
@@ -34,19 +34,15 @@ export interface UploadJob {
 	source: () => Promise<FileSource>;
 }
 
-function fail(ctx: IExecuteFunctions, itemIndex: number, message: string, description: string) {
-	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
-}
-
 function sourceError(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	lookup: Extract<SourceLookup, { ok: false }>,
 ) {
 	if (lookup.failure) {
-		return fail(ctx, itemIndex, `Item ${itemIndex} ${lookup.reason}`, lookup.failure.summary);
+		return itemError(ctx, itemIndex, `Item ${itemIndex} ${lookup.reason}`, lookup.failure.summary);
 	}
-	return fail(
+	return itemError(
 		ctx,
 		itemIndex,
 		`Item ${itemIndex} ${lookup.reason}`,
@@ -67,7 +63,7 @@ function planTakenAt(ctx: IExecuteFunctions, itemIndex: number): TakenAtPlan {
 	if (fallback !== 'value') return { exif, fallback: fallback === 'now' ? 'now' : 'none' };
 	const parsed = parseTakenAt(ctx.getNodeParameter('takenAt', itemIndex, ''), ctx.getTimezone());
 	if (!parsed.ok) {
-		throw fail(
+		throw itemError(
 			ctx,
 			itemIndex,
 			`Taken At Value of item ${itemIndex} cannot be read: ${parsed.reason}`,
@@ -83,7 +79,7 @@ function planTakenAt(ctx: IExecuteFunctions, itemIndex: number): TakenAtPlan {
  */
 export async function planItem(
 	ctx: IExecuteFunctions,
-	session: Session,
+	account: Account,
 	itemIndex: number,
 ): Promise<UploadJob[]> {
 	const chosenEvent = readLocator(ctx, 'event', itemIndex);
@@ -92,11 +88,11 @@ export async function planItem(
 	const sourceKind = ctx.getNodeParameter('source', itemIndex, 'binary') as string;
 	const options = readUploadOptions(ctx, itemIndex);
 
-	const event = await findEvent(ctx, session, chosenEvent.value, itemIndex, chosenEvent.title);
+	const event = await findEvent(ctx, account, chosenEvent.value, itemIndex, chosenEvent.title);
 	const album = event.albums.find((candidate) => candidate.id === albumId);
 	if (albumId !== '' && !album) {
-		const title = albumTitleElsewhere(await session.events(itemIndex), albumId, chosenAlbum.title);
-		throw fail(
+		const title = albumTitleElsewhere(await account.events(itemIndex), albumId, chosenAlbum.title);
+		throw itemError(
 			ctx,
 			itemIndex,
 			albumNotInEvent(event, albumId, title),
@@ -119,7 +115,7 @@ export async function planItem(
 	if (sourceKind === 'url') {
 		const address = String(ctx.getNodeParameter('fileUrl', itemIndex, '')).trim();
 		if (address === '') {
-			throw fail(
+			throw itemError(
 				ctx,
 				itemIndex,
 				`Item ${itemIndex} has no File URL`,
@@ -146,7 +142,7 @@ export async function planItem(
 	if (!lookup.ok) throw sourceError(ctx, itemIndex, lookup);
 	for (const source of lookup.sources) {
 		if (source.size === 0) {
-			throw fail(
+			throw itemError(
 				ctx,
 				itemIndex,
 				`The file in binary field "${source.origin}" of item ${itemIndex} is empty (0 bytes)`,

@@ -1,11 +1,9 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { capText, stepLabel } from '../transport/failures';
-import type { Failure } from '../transport/types';
+import { capText, stepLabel } from './failures';
+import type { Failure } from './types';
 import { redact, redactDeep } from './redact';
-
-export { REDACTED, redact } from './redact';
 
 export interface FailureContext {
 	itemIndex?: number;
