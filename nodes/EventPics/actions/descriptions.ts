@@ -51,26 +51,22 @@ export const albumLocator: INodeProperties = {
 	],
 };
 
-/** Return All and Limit, shown for one resource's Get Many operation. */
-export function paginationFields(resource: string): INodeProperties[] {
-	const show = { resource: [resource], operation: ['getAll'] };
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: { show },
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			default: 50,
-			typeOptions: { minValue: 1 },
-			description: 'Max number of results to return',
-			displayOptions: { show: { ...show, returnAll: [false] } },
-		},
-	];
-}
+/** Return All and Limit of a Get Many operation (its displayOptions are added by the operation). */
+export const paginationFields: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];

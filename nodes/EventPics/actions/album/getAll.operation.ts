@@ -1,13 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventLocator, paginationFields } from '../descriptions';
 import { applyLimit, forEachItem } from '../items';
 import { findEvent, readAccount, readLocator } from '../account';
 
-export const description: INodeProperties[] = [
-	{ ...eventLocator, displayOptions: { show: { resource: ['album'], operation: ['getAll'] } } },
-	...paginationFields('album'),
-];
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['album'], operation: ['getAll'] } },
+	[eventLocator, ...paginationFields],
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const account = await readAccount(this);

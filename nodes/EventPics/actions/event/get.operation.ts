@@ -1,13 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventLocator } from '../descriptions';
 import { forEachItem } from '../items';
 import { findEvent, readAccount, readLocator } from '../account';
 import { eventToJson } from './eventToJson';
 
-export const description: INodeProperties[] = [
-	{ ...eventLocator, displayOptions: { show: { resource: ['event'], operation: ['get'] } } },
-];
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['event'], operation: ['get'] } },
+	[eventLocator],
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const account = await readAccount(this);

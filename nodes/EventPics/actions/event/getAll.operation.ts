@@ -1,11 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { paginationFields } from '../descriptions';
 import { applyLimit, forEachItem } from '../items';
 import { readAccount } from '../account';
 import { eventToJson } from './eventToJson';
 
-export const description: INodeProperties[] = paginationFields('event');
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['event'], operation: ['getAll'] } },
+	paginationFields,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const account = await readAccount(this);

@@ -6,7 +6,7 @@ import type { DownloadLimits } from '../../transport/download';
 import { downloadToStore } from '../../transport/download';
 import { shownUrl } from '../../transport/downloadRefusals';
 import type { Failure } from '../../transport/types';
-import { checkedOption } from './uploadOptions';
+import { checkedOption, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
 
 /** One file to upload: from a binary field of the item or from a URL. */
 export interface FileSource extends StoredFile {
@@ -56,8 +56,6 @@ export async function binarySources(
 	}
 	return { ok: true, sources };
 }
-
-export const DEFAULT_MAX_FILE_SIZE_MB = 1024;
 
 /** The URL source's limits from the options, checked whatever an expression produced. */
 export function downloadLimits(

@@ -8,7 +8,8 @@ import { readAccount } from '../account';
 import { confirmRecorded } from './dedupe';
 import type { UploadJob, UploadOptions } from './planItem';
 import { planItem, readUploadOptions } from './planItem';
-import { AUTO_MAX_CONCURRENCY, START_CONCURRENCY, uploadDescription } from './upload.description';
+import { uploadDescription } from './upload.description';
+import { AUTO_MAX_CONCURRENCY, START_CONCURRENCY } from './uploadOptions';
 import { runUploadJob } from './uploadJob';
 
 export const description: INodeProperties[] = uploadDescription;

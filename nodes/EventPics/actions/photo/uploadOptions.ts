@@ -3,6 +3,19 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { checkNumber, NUMBER_RULES, rangeText } from '../../helpers/numberOption';
 import { itemError } from '../items';
 
+/**
+ * Concurrency: without the "Concurrent Uploads" option the node starts with START_CONCURRENCY and
+ * may grow to AUTO_MAX_CONCURRENCY while the answers stay good; with it, the user's number (1-16)
+ * runs from the start (fewer for a while after a 429). DEFAULT_CONCURRENCY is the value the option
+ * shows when added.
+ */
+export const AUTO_MAX_CONCURRENCY = 64;
+export const DEFAULT_CONCURRENCY = 16;
+export const START_CONCURRENCY = 4;
+
+/** Max File Size (MB) of the URL source when the option is not added. */
+export const DEFAULT_MAX_FILE_SIZE_MB = 1024;
+
 export interface UploadOptions {
 	fileName?: string;
 	allowUnknownType?: boolean;
