@@ -1,16 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { operationDropdown } from '../descriptions';
 
 import * as getAll from './getAll.operation';
 
 export const operations = { getAll };
 
-export const operationField: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['album'] } },
-	options: [
+export const operationField = operationDropdown(
+	'album',
+	[
 		{
 			name: 'Get Many',
 			value: 'getAll',
@@ -18,5 +14,5 @@ export const operationField: INodeProperties = {
 			action: 'Get many albums',
 		},
 	],
-	default: 'getAll',
-};
+	'getAll',
+);

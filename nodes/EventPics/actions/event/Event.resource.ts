@@ -1,17 +1,13 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { operationDropdown } from '../descriptions';
 
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 
 export const operations = { getAll, get };
 
-export const operationField: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['event'] } },
-	options: [
+export const operationField = operationDropdown(
+	'event',
+	[
 		{
 			name: 'Get',
 			value: 'get',
@@ -25,5 +21,5 @@ export const operationField: INodeProperties = {
 			action: 'Get many events',
 		},
 	],
-	default: 'getAll',
-};
+	'getAll',
+);

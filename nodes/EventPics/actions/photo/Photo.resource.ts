@@ -1,16 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { operationDropdown } from '../descriptions';
 
 import * as upload from './upload.operation';
 
 export const operations = { upload };
 
-export const operationField: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['photo'] } },
-	options: [
+export const operationField = operationDropdown(
+	'photo',
+	[
 		{
 			name: 'Upload',
 			value: 'upload',
@@ -19,5 +15,5 @@ export const operationField: INodeProperties = {
 			action: 'Upload a photo or video',
 		},
 	],
-	default: 'upload',
-};
+	'upload',
+);

@@ -1,7 +1,27 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { NUMBER_RULES } from '../../helpers/numberOption';
 import { DEFAULT_RETRY_POLICY } from '../../transport/retry';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
+
+/** A numeric option: its label and range from NUMBER_RULES, the same rule the run-time check uses. */
+function numberOption(
+	name: keyof typeof NUMBER_RULES,
+	value: number,
+	description: string,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
+	const rule = NUMBER_RULES[name];
+	return {
+		displayName: rule.label,
+		name,
+		type: 'number',
+		default: value,
+		typeOptions: { minValue: rule.min, maxValue: rule.max },
+		description,
+		...extra,
+	};
+}
 
 /** Options of Photo > Upload about what may be fetched and uploaded (kept in the collection's A-Z order there). */
 const allowOptions: INodeProperties[] = [
@@ -24,16 +44,14 @@ const allowOptions: INodeProperties[] = [
 	},
 ];
 
-const maxFileSizeOption: INodeProperties = {
-	displayName: 'Max File Size (MB)',
-	name: 'maxFileSizeMb',
-	type: 'number',
-	default: DEFAULT_MAX_FILE_SIZE_MB,
-	typeOptions: { minValue: 1, maxValue: 1048576 },
-	description:
-		'Largest file the URL source downloads, in MiB. A larger Content-Length is refused before reading; an answer without one is stopped when it passes the limit.',
-	displayOptions: { show: { '/source': ['url'] } },
-};
+const maxFileSizeOption = numberOption(
+	'maxFileSizeMb',
+	DEFAULT_MAX_FILE_SIZE_MB,
+	'Largest file the URL source downloads, in MiB. A larger Content-Length is refused before reading; an answer without one is stopped when it passes the limit.',
+	{
+		displayOptions: { show: { '/source': ['url'] } },
+	},
+);
 
 /** The Options collection of Photo > Upload (A-Z, as n8n shows it). */
 export const optionsField: INodeProperties = {
@@ -44,15 +62,11 @@ export const optionsField: INodeProperties = {
 	default: {},
 	options: [
 		...allowOptions,
-		{
-			displayName: 'Concurrent Uploads',
-			name: 'concurrency',
-			type: 'number',
-			default: DEFAULT_CONCURRENCY,
-			typeOptions: { minValue: 1, maxValue: 16 },
-			description:
-				'How many files are uploaded at once. Without this option the node chooses: it starts with 4 and goes up to 64 while EventPics answers quickly. Either way it uses fewer for a while when EventPics answers 429 (too many requests), and the automatic choice also when answers slow down. Set 1 to upload one file after the other.',
-		},
+		numberOption(
+			'concurrency',
+			DEFAULT_CONCURRENCY,
+			'How many files are uploaded at once. Without this option the node chooses: it starts with 4 and goes up to 64 while EventPics answers quickly. Either way it uses fewer for a while when EventPics answers 429 (too many requests), and the automatic choice also when answers slow down. Set 1 to upload one file after the other.',
+		),
 		{
 			displayName: 'Duplicate Key',
 			name: 'dedupeKey',
@@ -71,25 +85,17 @@ export const optionsField: INodeProperties = {
 			description:
 				"Name to upload the file under, instead of its own. An extension is added from the file's MIME type when the name has none.",
 		},
-		{
-			displayName: 'Max Attempts',
-			name: 'maxAttempts',
-			type: 'number',
-			default: DEFAULT_RETRY_POLICY.maxAttempts,
-			typeOptions: { minValue: 1, maxValue: 20 },
-			description:
-				'How many times one upload is tried when EventPics answers 5xx or 429 or the connection breaks. A 429 that says when to come back (Retry-After) only uses up Max Total Wait.',
-		},
+		numberOption(
+			'maxAttempts',
+			DEFAULT_RETRY_POLICY.maxAttempts,
+			'How many times one upload is tried when EventPics answers 5xx or 429 or the connection breaks. A 429 that says when to come back (Retry-After) only uses up Max Total Wait.',
+		),
 		maxFileSizeOption,
-		{
-			displayName: 'Max Total Wait (Seconds)',
-			name: 'maxTotalWaitSeconds',
-			type: 'number',
-			default: DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000,
-			typeOptions: { minValue: 0, maxValue: 3600 },
-			description:
-				'Longest time one upload waits between its tries, summed. A Retry-After longer than what is left ends the tries at once; the pause of all uploads after a 429 is never longer either.',
-		},
+		numberOption(
+			'maxTotalWaitSeconds',
+			DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000,
+			'Longest time one upload waits between its tries, summed. A Retry-After longer than what is left ends the tries at once; the pause of all uploads after a 429 is never longer either.',
+		),
 		{
 			displayName: 'Send Unknown Types as Octet-Stream',
 			name: 'allowUnknownType',
@@ -106,14 +112,10 @@ export const optionsField: INodeProperties = {
 			description:
 				'Whether to skip files this node already uploaded to the same event and album in earlier executions (for scheduled imports). Skipped files are reported in the output.',
 		},
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeoutSeconds',
-			type: 'number',
-			default: DEFAULT_RETRY_POLICY.timeoutMs / 1000,
-			typeOptions: { minValue: 1, maxValue: 600 },
-			description:
-				'Longest time one call to EventPics may take in all, and longest time an upload may stall (no data moving). A large file may take longer as long as its data keeps moving.',
-		},
+		numberOption(
+			'timeoutSeconds',
+			DEFAULT_RETRY_POLICY.timeoutMs / 1000,
+			'Longest time one call to EventPics may take in all, and longest time an upload may stall (no data moving). A large file may take longer as long as its data keeps moving.',
+		),
 	],
 };
