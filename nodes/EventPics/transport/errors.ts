@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { DEFAULT_BASE_URL } from '../helpers/baseUrl';
 import { capText, stepLabel } from './failures';
 import type { Failure } from './types';
 import { redact, redactDeep } from './redact';
@@ -43,7 +44,7 @@ function cappedDetails(details: unknown, secret: string | undefined): unknown {
 function adviceFor(failure: Failure): string {
 	const status = failure.statusCode;
 	if (failure.redirectTo !== undefined) {
-		return 'Check the Base URL in the EventPics credential: it must be the address of the EventPics API itself (https://api.eventpics.net), not an address that forwards elsewhere.';
+		return `Check the Base URL in the EventPics credential: it must be the address of the EventPics API itself (${DEFAULT_BASE_URL}), not an address that forwards elsewhere.`;
 	}
 	if (failure.tooLarge) {
 		return 'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.';
