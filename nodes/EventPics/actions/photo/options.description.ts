@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { NUMBER_RULES } from '../../helpers/numberOption';
-import { DEFAULT_RETRY_POLICY } from '../../transport/retry';
+import { DEFAULT_RETRY_POLICY } from '../../transport/retryPolicy';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
 
 /** A numeric option: its label and range from NUMBER_RULES, the same rule the run-time check uses. */

@@ -1,15 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { AdaptiveLimiter, runPool } from '../../transport/limiter';
-import { retryPolicyFrom } from '../../transport/retry';
+import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { NodeError } from '../items';
 import { asNodeError, errorItem } from '../items';
 import { readAccount } from '../account';
 import { confirmRecorded } from './dedupe';
-import type { UploadJob, UploadOptions } from './planItem';
-import { planItem, readUploadOptions } from './planItem';
+import type { UploadJob } from './itemJobs';
+import { itemJobs } from './itemJobs';
 import { uploadDescription } from './upload.description';
-import { AUTO_MAX_CONCURRENCY, START_CONCURRENCY } from './uploadOptions';
+import type { UploadOptions } from './uploadOptions';
+import { AUTO_MAX_CONCURRENCY, readUploadOptions, START_CONCURRENCY } from './uploadOptions';
 import { runUploadJob } from './uploadJob';
 
 export const description: INodeProperties[] = uploadDescription;
@@ -46,7 +47,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const jobs: UploadJob[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			jobs.push(...(await planItem(this, account, itemIndex)));
+			jobs.push(...(await itemJobs(this, account, itemIndex)));
 		} catch (error) {
 			outcomes[itemIndex].error = asNodeError(this, error, itemIndex);
 			if (!continueOnFail) break;

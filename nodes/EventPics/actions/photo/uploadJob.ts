@@ -6,7 +6,7 @@ import { sanitizeFileName } from '../../helpers/fileName';
 import type { TypeDecision } from '../../helpers/mediaType';
 import { decideType } from '../../helpers/mediaType';
 import { mimeTypeMismatch } from '../../helpers/sniff';
-import { retryPolicyFrom } from '../../transport/retry';
+import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { RateSignals } from '../../transport/upload';
 import { uploadFile } from '../../transport/upload';
 import { failureToError } from '../../transport/errors';
@@ -15,7 +15,7 @@ import { contentKey, dedupeKey, forget, seenBefore } from './dedupe';
 import type { FileSource } from './fileSources';
 import type { Inspection } from './inspect';
 import { inspectFile } from './inspect';
-import type { UploadJob } from './planItem';
+import type { UploadJob } from './itemJobs';
 
 const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
 	unknown:
@@ -95,11 +95,11 @@ async function uploadSource(
 	signals: RateSignals,
 ): Promise<IDataObject> {
 	const { itemIndex, options } = job;
-	const fail = (message: string, description: string) =>
+	const itemError = (message: string, description: string) =>
 		new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
 	const wantedName = sanitizeFileName(options.fileName?.trim() || source.fileName || '');
 	if (wantedName === '') {
-		throw fail(
+		throw itemError(
 			`The file from ${source.kind === 'url' ? 'the URL' : `binary field "${source.origin}"`} of item ${itemIndex} has no file name`,
 			'Set a name in Options > "File Name", for example {{ $json.name }}.jpg.',
 		);

@@ -10,9 +10,6 @@ import { binaryFieldNames, binarySources, downloadLimits, urlSource } from './fi
 import type { UploadOptions } from './uploadOptions';
 import { readUploadOptions } from './uploadOptions';
 
-export type { UploadOptions } from './uploadOptions';
-export { readUploadOptions } from './uploadOptions';
-
 /** Where a file's Taken At comes from: its EXIF (when asked) and else the fallback. */
 export interface TakenAtPlan {
 	exif: boolean;
@@ -77,7 +74,7 @@ function planTakenAt(ctx: IExecuteFunctions, itemIndex: number): TakenAtPlan {
  * Reads an item's parameters and checks them (event, album, Taken At, binary fields) before any
  * upload starts. Throws a NodeOperationError naming the item and the field.
  */
-export async function planItem(
+export async function itemJobs(
 	ctx: IExecuteFunctions,
 	account: Account,
 	itemIndex: number,
