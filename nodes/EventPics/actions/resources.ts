@@ -17,7 +17,7 @@ interface Resource {
 /** The resources by their value in the Resource dropdown, in the order of the node's parameters. */
 export const resources: Record<string, Resource> = { event, album, photo };
 
-export const resourceField: INodeProperties = {
+const resourceField: INodeProperties = {
 	displayName: 'Resource',
 	name: 'resource',
 	type: 'options',

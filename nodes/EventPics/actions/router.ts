@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { resources } from './resources';
 
 /** The value n8n gives the "Custom API Call" entry it adds under Resource and Operation. */
-export const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
+const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;

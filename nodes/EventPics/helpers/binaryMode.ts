@@ -8,7 +8,7 @@ import { shownSize } from './size';
 const BUFFERED_MODES = ['database'];
 
 /** Files from a buffered mode at least this large get a warning in the output. */
-export const BUFFERED_WARNING_BYTES = 64 * 1024 * 1024;
+const BUFFERED_WARNING_BYTES = 64 * 1024 * 1024;
 
 /**
  * The largest file n8n can read back in `database` mode on Postgres (the database of queue mode):

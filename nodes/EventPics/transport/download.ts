@@ -19,9 +19,9 @@ import type { BinaryStream } from './upload';
 export type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
 
 /** Redirects followed at most, each one checked like the first address. */
-export const MAX_REDIRECTS = 10;
+const MAX_REDIRECTS = 10;
 /** No answer (headers, then body bytes) for this long ends a download. */
-export const DOWNLOAD_IDLE_TIMEOUT_MS = 60_000;
+const DOWNLOAD_IDLE_TIMEOUT_MS = 60_000;
 
 /** A file downloaded once into n8n's binary store. */
 export interface StoredDownload {
@@ -46,7 +46,7 @@ function header(headers: Record<string, unknown>, name: string): string | undefi
 }
 
 /** The file name of a Content-Disposition header (RFC 6266: filename* first, then filename). */
-export function fileNameFromDisposition(disposition: string | undefined): string | undefined {
+function fileNameFromDisposition(disposition: string | undefined): string | undefined {
 	if (!disposition) return undefined;
 	const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(disposition);
 	if (extended) {

@@ -18,8 +18,8 @@ export interface FailureContext {
 }
 
 /** Longest message and description of an error, and longest `details` (as JSON) kept from the service. */
-export const MAX_ERROR_TEXT = 2000;
-export const MAX_DETAILS_JSON = 4000;
+const MAX_ERROR_TEXT = 2000;
+const MAX_DETAILS_JSON = 4000;
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
