@@ -34,7 +34,8 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 /**
  * A file name safe to send: no directory part, no control, bidi or zero-width characters, surrounding
  * spaces and dots trimmed, other Unicode kept, cut to MAX_FILE_NAME_BYTES without breaking a
- * character or the extension.
+ * character or the extension. n8n-workflow's sanitizeFilename does only the directory part (and NUL),
+ * names an empty result "untitled" and is missing from n8n 2.0 and 2.1, so it is not used here.
  */
 export function sanitizeFileName(raw: string): string {
 	const base = raw.replace(INVISIBLE, '').split(/[/\\]/).pop() ?? '';

@@ -1,5 +1,5 @@
 import { extensionOf } from './fileName';
-import { extensionForMediaType, lookupMediaType } from './mediaTypes.generated';
+import { extensionForMediaType, lookupMediaType } from './mediaTypeTable';
 import { contentMismatch, isTextualType, sniffMediaType, sniffText } from './sniff';
 
 export const OCTET_STREAM = 'application/octet-stream';

@@ -1,4 +1,6 @@
-import { localToEpochMs, wallMs } from './timeZone';
+import { DateTime } from 'luxon';
+
+import { wallClockToEpochMs } from './timeZone';
 
 export type TakenAtResult = { ok: true; value: number | undefined } | { ok: false; reason: string };
 
@@ -21,9 +23,6 @@ function inRange(value: number, shown: string, nowMs: number): TakenAtResult {
 	};
 }
 
-const ISO_LOCAL =
-	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-
 function fromNumber(value: number, nowMs: number): TakenAtResult {
 	if (!Number.isFinite(value) || value <= 0) {
 		return { ok: false, reason: `${value} is not a positive Unix timestamp` };
@@ -31,43 +30,26 @@ function fromNumber(value: number, nowMs: number): TakenAtResult {
 	return inRange(Math.round(value < SECONDS_LIMIT ? value * 1000 : value), String(value), nowMs);
 }
 
-function fromIsoText(text: string, timeZone: string, nowMs: number): TakenAtResult {
-	const read = readIsoText(text, timeZone);
-	return read.ok && read.value !== undefined ? inRange(read.value, `"${text}"`, nowMs) : read;
-}
-
-function readIsoText(text: string, timeZone: string): TakenAtResult {
-	const match = ISO_LOCAL.exec(text);
-	if (!match) return { ok: false, reason: `"${text}" is not a date` };
-	const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '0', zone] = match;
-	const local = {
-		year: Number(y),
-		month: Number(mo),
-		day: Number(d),
-		hour: Number(h),
-		minute: Number(mi),
-		second: Number(s),
-		millisecond: Math.round(Number(`0.${fraction}`) * 1000),
-	};
-	const asUtc = wallMs(local);
-	if (asUtc === undefined) return { ok: false, reason: `"${text}" is not a valid date and time` };
-	if (zone === undefined) {
-		const value = localToEpochMs(local, timeZone);
-		if (value === undefined)
-			return { ok: false, reason: `the workflow's time zone "${timeZone}" is unknown` };
-		return { ok: true, value };
-	}
-	if (zone.toUpperCase() === 'Z') return { ok: true, value: asUtc };
-	const sign = zone.startsWith('-') ? -1 : 1;
-	const digits = zone.slice(1).replace(':', '');
-	const offsetMs = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
-	return { ok: true, value: asUtc - offsetMs };
+/** ISO 8601 or SQL-style text ("2026-06-20 18:30") as luxon reads it; without an offset, in `timeZone`. */
+function fromDateText(text: string, timeZone: string, nowMs: number): TakenAtResult {
+	const options = { zone: timeZone, setZone: true };
+	let date = DateTime.fromISO(text, options);
+	if (date.invalidReason === 'unparsable') date = DateTime.fromSQL(text, options);
+	const value = wallClockToEpochMs(date);
+	if (value !== undefined) return inRange(value, `"${text}"`, nowMs);
+	if (date.invalidReason === 'unsupported zone')
+		return { ok: false, reason: `the workflow's time zone "${timeZone}" is unknown` };
+	if (date.invalidReason === 'unit out of range')
+		return { ok: false, reason: `"${text}" is not a valid date and time` };
+	return { ok: false, reason: `"${text}" is not a date` };
 }
 
 /**
  * Reads the Taken At parameter into integer Unix milliseconds: epoch milliseconds or seconds (as a
- * number or digits), ISO 8601 (without an offset it is read in the workflow's time zone), a Date,
- * or an n8n (Luxon) date. Empty means "not given". Values outside 1970-01-01 .. one year from now are refused.
+ * number or digits), ISO 8601 or SQL-style text (without an offset it is read in the workflow's time
+ * zone; wallClockToEpochMs says which instant a time around a daylight-saving change is), a Date, or
+ * an n8n (Luxon) date. Empty means "not given". Values outside 1970-01-01 .. one year from now are
+ * refused.
  */
 export function parseTakenAt(
 	value: unknown,
@@ -88,5 +70,5 @@ export function parseTakenAt(
 	const text = value.trim();
 	if (text === '') return { ok: true, value: undefined };
 	if (/^\d+(\.\d+)?$/.test(text)) return fromNumber(Number(text), nowMs);
-	return fromIsoText(text, timeZone, nowMs);
+	return fromDateText(text, timeZone, nowMs);
 }

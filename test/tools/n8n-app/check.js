@@ -169,6 +169,12 @@ async function main() {
 					assert.equal(stored.linkId, 'wedding-anna-ben');
 					assert.equal(stored.albumId, 'booth');
 				}
+				// the EXIF dates are read with luxon, which the package does not ship: n8n's own luxon
+				/** @param {string} name */
+				const takenAt = (name) =>
+					uploaded.find((item) => item.json.fileName === name)?.json.takenAt;
+				assert.equal(takenAt('booth-0001.jpg'), Date.parse('2026-06-20T18:30:05+02:00'));
+				assert.equal(takenAt('booth-0002.jpg'), Date.parse('2026-06-20T18:31:40.250+02:00'));
 			},
 		);
 

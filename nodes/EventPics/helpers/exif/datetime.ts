@@ -1,4 +1,6 @@
-import { localToEpochMs, wallMs } from '../timeZone';
+import { DateTime } from 'luxon';
+
+import { wallClockToEpochMs } from '../timeZone';
 
 /**
  * An Exif date "YYYY:MM:DD HH:MM:SS" (trailing spaces allowed; '-' accepted between the date parts) as
@@ -9,8 +11,9 @@ export function parseExifDate(value: string): string | undefined {
 	const m = /^(\d{4})[:-](\d{2})[:-](\d{2})[ T](\d{2}):(\d{2}):(\d{2}) *$/.exec(value);
 	if (!m) return undefined;
 	const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
-	const fields = { year, month, day, hour, minute, second, millisecond: 0 };
-	return year < 1 || wallMs(fields) === undefined
+	const date = DateTime.utc(year, month, day, hour, minute, second);
+	// luxon takes 24:00:00 as the next midnight (ISO 8601 allows it); Exif does not
+	return year < 1 || !date.isValid || date.hour !== hour
 		? undefined
 		: `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
 }
@@ -27,21 +30,22 @@ export function parseOffset(value: string): string | undefined {
 	return m && Number(m[2]) * 60 + Number(m[3]) <= 14 * 60 && Number(m[3]) < 60 ? m[0] : undefined;
 }
 
-/** Milliseconds since 1970 of a capture time: its own offset if it has one, else the given IANA zone. */
+/** The shape parseExifDate (plus parseSubSec) gives; year 0000 and hour 24 are no date. */
+const CAPTURE_TIME = /^(?!0000)\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):\d{2}:\d{2}(?:\.\d{1,3})?$/;
+
+/**
+ * Milliseconds since 1970 of a capture time: its own offset if it has one, else the wall clock of the
+ * given IANA zone (wallClockToEpochMs says which instant a time around a daylight-saving change is).
+ */
 export function toEpochMs(
 	t: { dateTime: string; offset?: string },
 	timeZone: string,
 ): number | undefined {
-	const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?$/.exec(t.dateTime);
-	if (!m) return undefined;
-	const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
-	const millisecond = Number((m[7] ?? '').padEnd(3, '0'));
-	const fields = { year, month, day, hour, minute, second, millisecond };
-	const wall = year < 1 ? undefined : wallMs(fields);
-	if (wall === undefined) return undefined;
-	if (t.offset === undefined) return localToEpochMs(fields, timeZone);
+	if (!CAPTURE_TIME.test(t.dateTime)) return undefined;
+	if (t.offset === undefined) {
+		return wallClockToEpochMs(DateTime.fromISO(t.dateTime, { zone: timeZone }));
+	}
 	const offset = parseOffset(t.offset);
-	if (!offset) return undefined;
-	const minutes = Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6));
-	return wall - (offset[0] === '-' ? -minutes : minutes) * 60000;
+	const instant = offset ? DateTime.fromISO(t.dateTime + offset) : undefined;
+	return instant?.isValid ? instant.toMillis() : undefined;
 }
