@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { DEFAULT_BASE_URL } from '../nodes/EventPics/helpers/baseUrl';
+
 /**
  * The credential test's base address: the Base URL without trailing slashes, checked with the same
  * rule as the node (helpers/baseUrl.ts). An http:// address is kept only for a loopback host; one
@@ -16,10 +18,9 @@ import type {
 const SAFE_BASE_URL =
 	'((u) => /[?#]/.test(u) || /^[a-z][a-z0-9+.-]*:\\/\\/[^\\/]*@/i.test(u) ? "" : ' +
 	'/^https:\\/\\//i.test(u) || /^http:\\/\\/(127\\.\\d+\\.\\d+\\.\\d+|localhost|\\[::1\\])(:\\d+)?(\\/|$)/i.test(u) ? u : "")' +
-	'(String($credentials.baseUrl || "https://api.eventpics.net").trim().replace(/\\/+$/, ""))';
+	`(String($credentials.baseUrl || "${DEFAULT_BASE_URL}").trim().replace(/\\/+$/, ""))`;
 
-const REDIRECT_MESSAGE =
-	'answered with a redirect to another address. The test does not follow redirects, so the API key was not sent there. Check the Base URL: keep https://api.eventpics.net unless you use the local emulator.';
+const REDIRECT_MESSAGE = `answered with a redirect to another address. The test does not follow redirects, so the API key was not sent there. Check the Base URL: keep ${DEFAULT_BASE_URL} unless you use the local emulator.`;
 
 export class EventPicsApi implements ICredentialType {
 	name = 'eventPicsApi';
@@ -45,7 +46,7 @@ export class EventPicsApi implements ICredentialType {
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: 'https://api.eventpics.net',
+			default: DEFAULT_BASE_URL,
 			description:
 				'Address of the EventPics API. Keep the default for production. http:// is accepted only for a local emulator on 127.0.0.1 or localhost.',
 		},
@@ -95,8 +96,7 @@ export class EventPicsApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message:
-						'No EventPics API answered at this Base URL (404). Keep the default https://api.eventpics.net unless you use the local emulator.',
+					message: `No EventPics API answered at this Base URL (404). Keep the default ${DEFAULT_BASE_URL} unless you use the local emulator.`,
 				},
 			},
 			{

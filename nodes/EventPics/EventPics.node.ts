@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { operationFields, resourceField } from './actions/resources';
-import { operations, router } from './actions/router';
+import { nodeProperties } from './actions/resources';
+import { router } from './actions/router';
 import { searchAlbums, searchEvents } from './methods';
 
 /** The canvas subtitle: the action in words ("Upload photo"), "Custom API call" for n8n's own entry. */
@@ -28,13 +28,7 @@ export class EventPics implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'eventPicsApi', required: true }],
-		properties: [
-			resourceField,
-			...operationFields,
-			...Object.values(operations).flatMap((byOperation) =>
-				Object.values(byOperation).flatMap((operation) => operation.description),
-			),
-		],
+		properties: nodeProperties,
 	};
 
 	methods = {

@@ -5,6 +5,16 @@ import { checkNumber, NUMBER_RULES, rangeText } from '../helpers/numberOption';
 
 export type NodeError = NodeApiError | NodeOperationError;
 
+/** A NodeOperationError about one item: what is wrong, and in `description` how to fix it. */
+export function itemError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description: string,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+}
+
 /** Any error as a NodeApiError or NodeOperationError naming the item. */
 export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
@@ -49,10 +59,12 @@ export function applyLimit<T>(ctx: IExecuteFunctions, itemIndex: number, list: T
 	const rule = NUMBER_RULES.limit;
 	const check = checkNumber(ctx.getNodeParameter('limit', itemIndex, 50), rule);
 	if (!check.ok) {
-		throw new NodeOperationError(ctx.getNode(), `${check.reason} (item ${itemIndex})`, {
-			description: `Set "Limit" to ${rangeText(rule)}, or turn on "Return All".`,
+		throw itemError(
+			ctx,
 			itemIndex,
-		});
+			`${check.reason} (item ${itemIndex})`,
+			`Set "Limit" to ${rangeText(rule)}, or turn on "Return All".`,
+		);
 	}
 	return list.slice(0, check.value);
 }

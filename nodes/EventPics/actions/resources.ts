@@ -1,6 +1,23 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-export const resourceField: INodeProperties = {
+import * as album from './album/Album.resource';
+import * as event from './event/Event.resource';
+import * as photo from './photo/Photo.resource';
+
+export interface Operation {
+	description: INodeProperties[];
+	execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
+}
+
+interface Resource {
+	operationField: INodeProperties;
+	operations: Record<string, Operation>;
+}
+
+/** The resources by their value in the Resource dropdown, in the order of the node's parameters. */
+export const resources: Record<string, Resource> = { event, album, photo };
+
+const resourceField: INodeProperties = {
 	displayName: 'Resource',
 	name: 'resource',
 	type: 'options',
@@ -13,60 +30,11 @@ export const resourceField: INodeProperties = {
 	default: 'photo',
 };
 
-export const operationFields: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['event'] } },
-		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get an event and its albums by link ID',
-				action: 'Get an event',
-			},
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'List the events of the API key with their albums',
-				action: 'Get many events',
-			},
-		],
-		default: 'getAll',
-	},
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['album'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'List the albums of an event',
-				action: 'Get many albums',
-			},
-		],
-		default: 'getAll',
-	},
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['photo'] } },
-		options: [
-			{
-				name: 'Upload',
-				value: 'upload',
-				description:
-					'Upload a photo or video into an event album, from a binary field of the item or downloaded from a URL',
-				action: 'Upload a photo or video',
-			},
-		],
-		default: 'upload',
-	},
+/** The node's parameters: Resource, each resource's Operation, then each operation's fields. */
+export const nodeProperties: INodeProperties[] = [
+	resourceField,
+	...Object.values(resources).map((resource) => resource.operationField),
+	...Object.values(resources).flatMap((resource) =>
+		Object.values(resource.operations).flatMap((operation) => operation.description),
+	),
 ];

@@ -1,24 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import * as getAlbums from './album/getAll.operation';
-import * as getEvent from './event/get.operation';
-import * as getEvents from './event/getAll.operation';
-import * as uploadPhoto from './photo/upload.operation';
-
-interface Operation {
-	description: INodeProperties[];
-	execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
-}
+import { resources } from './resources';
 
 /** The value n8n gives the "Custom API Call" entry it adds under Resource and Operation. */
-export const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
-
-export const operations: Record<string, Record<string, Operation>> = {
-	event: { getAll: getEvents, get: getEvent },
-	album: { getAll: getAlbums },
-	photo: { upload: uploadPhoto },
-};
+const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -29,7 +15,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				'For an EventPics API call this node does not offer, use the HTTP Request node: set Authentication to "Predefined Credential Type", Credential Type to "EventPics API" and pick this credential; n8n then sends the API key as a Bearer header. Here, pick one of the listed operations.',
 		});
 	}
-	const handler = operations[resource]?.[operation];
+	const handler = resources[resource]?.operations[operation];
 	if (!handler) {
 		throw new NodeOperationError(
 			this.getNode(),

@@ -5,7 +5,7 @@ const LOOPBACK_HOST = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])$/i;
 export type BaseUrlCheck = { ok: true; url: string } | { ok: false; reason: string };
 
 /** The address as it may be shown: whatever stands before an "@" of the authority (user:password) hidden. */
-export function shownBaseUrl(text: string): string {
+function shownBaseUrl(text: string): string {
 	return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@]*@/i, '$1…@');
 }
 

@@ -1,3 +1,5 @@
+import { shownSize } from './size';
+
 /**
  * n8n's binary data modes, as the first part of a binary's id (`<mode>:<fileId>`). In `database`
  * mode (n8n's default in queue mode) n8n reads the whole file into memory whatever is asked of it,
@@ -6,7 +8,7 @@
 const BUFFERED_MODES = ['database'];
 
 /** Files from a buffered mode at least this large get a warning in the output. */
-export const BUFFERED_WARNING_BYTES = 64 * 1024 * 1024;
+const BUFFERED_WARNING_BYTES = 64 * 1024 * 1024;
 
 /**
  * The largest file n8n can read back in `database` mode on Postgres (the database of queue mode):
@@ -22,12 +24,8 @@ export function bufferedMode(binaryId: string): string | undefined {
 	return BUFFERED_MODES.includes(mode) ? mode : undefined;
 }
 
-export function mebibytes(bytes: number): string {
-	return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
-}
-
 /** The output's note for a file read whole into memory because of n8n's binary data mode. */
 export function bufferedWarning(mode: string, bytes: number): string | undefined {
 	if (bytes < BUFFERED_WARNING_BYTES) return undefined;
-	return `n8n's binary data mode "${mode}" (the default in queue mode) cannot stream: this file (${mebibytes(bytes)}) was held whole in memory while it was uploaded, once for every file uploaded at the same time. For large files use the "filesystem" mode on a folder that main and workers share (N8N_BINARY_DATA_STORAGE_PATH), or "s3" where licensed.`;
+	return `n8n's binary data mode "${mode}" (the default in queue mode) cannot stream: this file (${shownSize(bytes)}) was held whole in memory while it was uploaded, once for every file uploaded at the same time. For large files use the "filesystem" mode on a folder that main and workers share (N8N_BINARY_DATA_STORAGE_PATH), or "s3" where licensed.`;
 }

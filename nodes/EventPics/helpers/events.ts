@@ -18,7 +18,7 @@ function asText(value: unknown): string | undefined {
 }
 
 /** Reads an album as the API documents it: `id`, or `albumId` in one set of its examples. */
-export function normalizeAlbum(raw: unknown): Album | undefined {
+function normalizeAlbum(raw: unknown): Album | undefined {
 	if (typeof raw !== 'object' || raw === null) return undefined;
 	const album = raw as IDataObject;
 	const id = asText(album.id) ?? asText(album.albumId);
@@ -26,7 +26,7 @@ export function normalizeAlbum(raw: unknown): Album | undefined {
 	return { id, title: asText(album.title) ?? id };
 }
 
-export function normalizeEvent(raw: unknown): EventSummary | undefined {
+function normalizeEvent(raw: unknown): EventSummary | undefined {
 	if (typeof raw !== 'object' || raw === null) return undefined;
 	const event = raw as IDataObject;
 	const linkId = asText(event.linkId);

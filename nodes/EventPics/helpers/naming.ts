@@ -17,7 +17,7 @@ export function namedList(entries: Array<{ title: string; id: string }>): string
 }
 
 /** The events as `"Title" (linkId)`, capped. */
-export function eventList(events: EventSummary[]): string {
+function eventList(events: EventSummary[]): string {
 	return namedList(events.map((event) => ({ title: event.title, id: event.linkId })));
 }
 

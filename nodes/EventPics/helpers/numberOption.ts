@@ -15,6 +15,7 @@ export const NUMBER_RULES = {
 	maxTotalWaitSeconds: { label: 'Max Total Wait (Seconds)', min: 0, max: 3600, integer: false },
 	timeoutSeconds: { label: 'Timeout (Seconds)', min: 1, max: 600, integer: true },
 	limit: { label: 'Limit', min: 1, max: 100_000, integer: true },
+	maxFileSizeMb: { label: 'Max File Size (MB)', min: 1, max: 1024 * 1024, integer: false },
 } satisfies Record<string, NumberRule>;
 
 function shown(value: unknown): string {

@@ -1,12 +1,11 @@
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { failureToError } from '../actions/errors';
-import { checkBaseUrl } from '../helpers/baseUrl';
 import type { EventSummary } from '../helpers/events';
 import { listEvents } from '../transport/api';
-import { DEFAULT_RETRY_POLICY } from '../transport/retry';
-import { CREDENTIAL_TYPE } from '../transport/types';
+import { readCredential } from '../transport/credential';
+import { failureToError } from '../transport/errors';
+import { DEFAULT_RETRY_POLICY } from '../transport/retryPolicy';
 
 /** A dropdown should answer fast: fewer and shorter retries than an execution. */
 const DROPDOWN_RETRY_POLICY = {
@@ -22,20 +21,11 @@ const KEY_ADVICE =
 
 /** The key's events for a dropdown, with errors the editor can show. */
 export async function loadEvents(ctx: ILoadOptionsFunctions): Promise<EventSummary[]> {
-	const credentials = await ctx.getCredentials<{ apiKey?: string; baseUrl?: string }>(
-		CREDENTIAL_TYPE,
-	);
-	const base = checkBaseUrl(credentials.baseUrl);
-	if (!base.ok) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The Base URL of the EventPics credential is refused: ${base.reason}`,
-		);
-	}
-	const result = await listEvents(ctx, base.url, DROPDOWN_RETRY_POLICY);
+	const { baseUrl, apiKey } = await readCredential(ctx);
+	const result = await listEvents(ctx, baseUrl, DROPDOWN_RETRY_POLICY);
 	if (result.value) return result.value;
 	if (result.failure?.statusCode === 401) {
 		throw new NodeOperationError(ctx.getNode(), KEY_REFUSED, { description: KEY_ADVICE });
 	}
-	throw failureToError(ctx.getNode(), result.failure!, { ...result, secret: credentials.apiKey });
+	throw failureToError(ctx.getNode(), result.failure!, { ...result, secret: apiKey });
 }

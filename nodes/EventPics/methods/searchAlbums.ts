@@ -13,12 +13,10 @@ import { loadEvents } from './loadEvents';
 const emptyingEntry = (label: string): INodeListSearchItems => ({ name: label, value: '' });
 
 /** The entry that empties the Album field: EventPics accepts an upload without an album. */
-export const NO_ALBUM_ENTRY = emptyingEntry('No album (upload into the event itself)');
+const NO_ALBUM_ENTRY = emptyingEntry('No album (upload into the event itself)');
 
 /** The entry shown for an event without albums: choosing it leaves the Album field empty. */
-export const EVENT_HAS_NO_ALBUMS_ENTRY = emptyingEntry(
-	'This event has no albums: leave Album empty',
-);
+const EVENT_HAS_NO_ALBUMS_ENTRY = emptyingEntry('This event has no albums: leave Album empty');
 
 /**
  * The albums of the event chosen in the same node's "Event" field, after an entry that empties the

@@ -4,10 +4,10 @@ import type { EventSummary } from '../helpers/events';
 import { parseEventsResponse } from '../helpers/events';
 import { malformedFailure } from './failures';
 import { callApi, successOrFailure } from './request';
-import type { RetryPolicy } from './retry';
+import type { RetryPolicy } from './retryPolicy';
 import type { EventPicsContext, Result } from './types';
-import type { AttemptOutcome, RetryResult } from './withRetries';
-import { isTransient, withRetries } from './withRetries';
+import type { AttemptOutcome, RetryResult } from './retryLoop';
+import { isTransient, withRetries } from './retryLoop';
 
 export interface UploadUrlRequest {
 	linkId: string;

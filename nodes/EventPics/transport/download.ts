@@ -1,5 +1,6 @@
 import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
+import { shownSize } from '../helpers/size';
 import type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
 import {
 	badRedirect,
@@ -8,7 +9,6 @@ import {
 	checkAddress,
 	cutShort,
 	failedRequest,
-	formatSize,
 	shownUrl,
 	stalled,
 	tooLarge,
@@ -19,9 +19,9 @@ import type { BinaryStream } from './upload';
 export type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
 
 /** Redirects followed at most, each one checked like the first address. */
-export const MAX_REDIRECTS = 10;
+const MAX_REDIRECTS = 10;
 /** No answer (headers, then body bytes) for this long ends a download. */
-export const DOWNLOAD_IDLE_TIMEOUT_MS = 60_000;
+const DOWNLOAD_IDLE_TIMEOUT_MS = 60_000;
 
 /** A file downloaded once into n8n's binary store. */
 export interface StoredDownload {
@@ -46,7 +46,7 @@ function header(headers: Record<string, unknown>, name: string): string | undefi
 }
 
 /** The file name of a Content-Disposition header (RFC 6266: filename* first, then filename). */
-export function fileNameFromDisposition(disposition: string | undefined): string | undefined {
+function fileNameFromDisposition(disposition: string | undefined): string | undefined {
 	if (!disposition) return undefined;
 	const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(disposition);
 	if (extended) {
@@ -96,14 +96,14 @@ async function store(
 		stream.destroy();
 		return {
 			ok: false,
-			refusal: tooLarge(url, limits.maxBytes, `announces ${formatSize(length)} (Content-Length)`),
+			refusal: tooLarge(url, limits.maxBytes, `announces ${shownSize(length)} (Content-Length)`),
 		};
 	}
 	const contentType = header(headers, 'content-type')?.split(';')[0].trim() || undefined;
 	const fileName = fileNameFromDisposition(header(headers, 'content-disposition'));
 	const watch = watchDownload(stream, limits.maxBytes, DOWNLOAD_IDLE_TIMEOUT_MS);
 	const overLimit = () =>
-		tooLarge(url, limits.maxBytes, `sent more; stopped after ${formatSize(watch.received)}`);
+		tooLarge(url, limits.maxBytes, `sent more; stopped after ${shownSize(watch.received)}`);
 	let binary: IBinaryData;
 	try {
 		binary = await ctx.helpers.prepareBinaryData(stream, fileName, contentType);

@@ -1,4 +1,5 @@
 import { internalHostReason } from '../helpers/address';
+import { shownSize } from '../helpers/size';
 import { networkFailure } from './failures';
 
 export interface DownloadLimits {
@@ -13,7 +14,6 @@ export interface DownloadRefusal {
 	description: string;
 }
 
-const MIB = 1024 * 1024;
 const STOPPED = 'The server of the File URL stopped sending the file';
 const AGAIN = 'Run the workflow again; if it persists, check that server.';
 
@@ -24,10 +24,6 @@ export function shownUrl(url: URL): string {
 	copy.username = '';
 	copy.password = '';
 	return copy.href;
-}
-
-export function formatSize(bytes: number): string {
-	return bytes >= MIB ? `${Math.round((bytes / MIB) * 10) / 10} MB` : `${bytes} bytes`;
 }
 
 /** n8n's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refused the address: its explanation. */
@@ -99,7 +95,7 @@ export function badRedirect(address: string, what: string): DownloadRefusal {
 
 export function tooLarge(url: string, maxBytes: number, sent: string): DownloadRefusal {
 	return {
-		reason: `has a File URL whose file is larger than Max File Size (${formatSize(maxBytes)}): "${url}" ${sent}`,
+		reason: `has a File URL whose file is larger than Max File Size (${shownSize(maxBytes)}): "${url}" ${sent}`,
 		description: 'Raise Options > "Max File Size (MB)" if this file is meant to be uploaded.',
 	};
 }
@@ -107,21 +103,21 @@ export function tooLarge(url: string, maxBytes: number, sent: string): DownloadR
 export function brokeOff(url: string, error: unknown, received: number): DownloadRefusal {
 	const { networkCode } = networkFailure('download', error);
 	return {
-		reason: `could not download "${url}": the download broke off after ${formatSize(received)}`,
+		reason: `could not download "${url}": the download broke off after ${shownSize(received)}`,
 		description: `${STOPPED} (${networkCode}). ${AGAIN}`,
 	};
 }
 
 export function cutShort(url: string, size: number, length: number): DownloadRefusal {
 	return {
-		reason: `could not download "${url}": the download ended after ${formatSize(size)} of ${formatSize(length)}`,
+		reason: `could not download "${url}": the download ended after ${shownSize(size)} of ${shownSize(length)}`,
 		description: `${STOPPED}. ${AGAIN}`,
 	};
 }
 
 export function stalled(url: string, received: number, idleMs: number): DownloadRefusal {
 	return {
-		reason: `could not download "${url}": no data came for ${Math.round(idleMs / 1000)} s after ${formatSize(received)}`,
+		reason: `could not download "${url}": no data came for ${Math.round(idleMs / 1000)} s after ${shownSize(received)}`,
 		description: `${STOPPED}. ${AGAIN}`,
 	};
 }

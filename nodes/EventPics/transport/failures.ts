@@ -4,7 +4,7 @@ import { formatBytes } from './answer';
 import type { Failure, HttpAnswer, Step } from './types';
 
 /** Longest text of the service taken into a message (the whole error stays a few KB). */
-export const MAX_SERVICE_TEXT = 1000;
+const MAX_SERVICE_TEXT = 1000;
 
 /** `text` cut to `max` characters, with a note of how much was left out. */
 export function capText(text: string, max: number): string {

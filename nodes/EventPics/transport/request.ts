@@ -9,7 +9,7 @@ import {
 	redirectFailure,
 	tooLargeFailure,
 } from './failures';
-import { parseRetryAfter } from './retry';
+import { parseRetryAfter } from './retryPolicy';
 import type { EventPicsContext, HttpAnswer, Result, Step } from './types';
 import { CREDENTIAL_TYPE } from './types';
 

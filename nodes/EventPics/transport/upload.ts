@@ -2,10 +2,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { requestUploadUrl } from './api';
 import { sendAnonymous, successOrFailure } from './request';
-import type { RetryPolicy } from './retry';
+import type { RetryPolicy } from './retryPolicy';
 import type { EventPicsContext } from './types';
-import type { AttemptOutcome, RetryResult } from './withRetries';
-import { isTransient, withRetries } from './withRetries';
+import type { AttemptOutcome, RetryResult } from './retryLoop';
+import { isTransient, withRetries } from './retryLoop';
 
 export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 export type UploadBody = Buffer | BinaryStream;

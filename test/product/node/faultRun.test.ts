@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import { DEFAULT_RETRY_POLICY } from '../../../nodes/EventPics/transport/retry';
+import { DEFAULT_RETRY_POLICY } from '../../../nodes/EventPics/transport/retryPolicy';
 import type { Emulator } from './fixture';
 import { binaryFromBuffer, fromList, runEventPics, startEmulator } from './fixture';
 

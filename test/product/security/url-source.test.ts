@@ -267,7 +267,7 @@ describe('Unbounded downloads: Max File Size', () => {
 			parameters: fromUrl('http://files.example.com/huge.mp4'),
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0 has a File URL whose file is larger than Max File Size (1024 MB): "http://files.example.com/huge.mp4" announces 10240 MB (Content-Length)',
+			'Item 0 has a File URL whose file is larger than Max File Size (1024 MiB): "http://files.example.com/huge.mp4" announces 10240 MiB (Content-Length)',
 		);
 		expect(nodeError?.description).toBe(
 			'Raise Options > "Max File Size (MB)" if this file is meant to be uploaded.',
@@ -283,7 +283,7 @@ describe('Unbounded downloads: Max File Size', () => {
 			parameters: fromUrl('http://files.example.com/endless.jpg', { maxFileSizeMb: 2 }),
 		});
 		expect(nodeError?.message).toMatch(
-			/^Item 0 has a File URL whose file is larger than Max File Size \(2 MB\): "http:\/\/files\.example\.com\/endless\.jpg" sent more; stopped after 2(\.\d)? MB$/,
+			/^Item 0 has a File URL whose file is larger than Max File Size \(2 MiB\): "http:\/\/files\.example\.com\/endless\.jpg" sent more; stopped after 2(\.\d)? MiB$/,
 		);
 		expect(host.endlessBytesSent()).toBeLessThan(16 * 1024 * 1024);
 		expect(apiCalls()).toHaveLength(0);
@@ -302,7 +302,7 @@ describe('Unbounded downloads: Max File Size', () => {
 				parameters: fromUrl(`${host.url}/photo.jpg`, { maxFileSizeMb: value }),
 			});
 			expect(nodeError?.message).toBe(
-				`Max File Size (MB) of item 0 must be a number from 1 to 1048576 (it is ${shown})`,
+				`Option "Max File Size (MB)" is ${shown}, but must be a number from 1 to 1048576 (item 0)`,
 			);
 			expect(host.requests).toEqual([]);
 		},

@@ -1,4 +1,4 @@
-import { redact, redactDeep, REDACTED } from '../../../nodes/EventPics/actions/redact';
+import { redact, redactDeep, REDACTED } from '../../../nodes/EventPics/transport/redact';
 
 /** The key in base64 at every byte offset, with text before and after it, and in its other encodings. */
 describe('redact', () => {

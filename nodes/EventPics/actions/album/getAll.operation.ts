@@ -1,19 +1,20 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventLocator, paginationFields } from '../descriptions';
 import { applyLimit, forEachItem } from '../items';
-import { findEvent, openSession, readLocator } from '../session';
+import { findEvent, readAccount, readLocator } from '../account';
 
-export const description: INodeProperties[] = [
-	{ ...eventLocator, displayOptions: { show: { resource: ['album'], operation: ['getAll'] } } },
-	...paginationFields('album'),
-];
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['album'], operation: ['getAll'] } },
+	[eventLocator, ...paginationFields],
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const session = await openSession(this);
+	const account = await readAccount(this);
 	return await forEachItem(this, async (itemIndex) => {
 		const chosen = readLocator(this, 'event', itemIndex);
-		const event = await findEvent(this, session, chosen.value, itemIndex, chosen.title);
+		const event = await findEvent(this, account, chosen.value, itemIndex, chosen.title);
 		return applyLimit(this, itemIndex, event.albums).map((album) => ({
 			json: {
 				id: album.id,

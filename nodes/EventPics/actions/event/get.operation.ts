@@ -1,19 +1,21 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventLocator } from '../descriptions';
 import { forEachItem } from '../items';
-import { findEvent, openSession, readLocator } from '../session';
+import { findEvent, readAccount, readLocator } from '../account';
 import { eventToJson } from './eventToJson';
 
-export const description: INodeProperties[] = [
-	{ ...eventLocator, displayOptions: { show: { resource: ['event'], operation: ['get'] } } },
-];
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['event'], operation: ['get'] } },
+	[eventLocator],
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const session = await openSession(this);
+	const account = await readAccount(this);
 	return await forEachItem(this, async (itemIndex) => {
 		const chosen = readLocator(this, 'event', itemIndex);
-		const event = await findEvent(this, session, chosen.value, itemIndex, chosen.title);
+		const event = await findEvent(this, account, chosen.value, itemIndex, chosen.title);
 		return [{ json: eventToJson(event) }];
 	});
 }

@@ -1,16 +1,20 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { paginationFields } from '../descriptions';
 import { applyLimit, forEachItem } from '../items';
-import { openSession } from '../session';
+import { readAccount } from '../account';
 import { eventToJson } from './eventToJson';
 
-export const description: INodeProperties[] = paginationFields('event');
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['event'], operation: ['getAll'] } },
+	paginationFields,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const session = await openSession(this);
+	const account = await readAccount(this);
 	return await forEachItem(this, async (itemIndex) => {
-		const events = applyLimit(this, itemIndex, await session.events(itemIndex));
+		const events = applyLimit(this, itemIndex, await account.events(itemIndex));
 		return events.map((event) => ({ json: eventToJson(event) }));
 	});
 }

@@ -1,28 +1,18 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import type { ResolvedBinary } from '../../helpers/binary';
-import { openStored, resolveBinary } from '../../helpers/binary';
+import type { ResolvedBinary, StoredFile } from '../../transport/binaryStore';
+import { openStored, resolveBinary } from '../../transport/binaryStore';
 import type { DownloadLimits } from '../../transport/download';
 import { downloadToStore } from '../../transport/download';
 import { shownUrl } from '../../transport/downloadRefusals';
 import type { Failure } from '../../transport/types';
-import type { UploadBody } from '../../transport/upload';
+import { checkedOption, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
 
 /** One file to upload: from a binary field of the item or from a URL. */
-export interface FileSource {
+export interface FileSource extends StoredFile {
 	/** The binary field's name, or the URL. */
 	origin: string;
 	kind: 'binary' | 'url';
-	fileName?: string;
-	mimeType?: string;
-	size: number;
-	/** n8n's binary data mode when it cannot stream the file (read whole into memory). */
-	bufferedMode?: string;
-	/** Opens the file anew: for a look at its start, its content hash and each try of the PUT. */
-	open: () => Promise<UploadBody>;
-	/** Lets go of a file read whole into memory. */
-	dispose?: () => void;
 }
 
 export type SourceLookup =
@@ -67,9 +57,6 @@ export async function binarySources(
 	return { ok: true, sources };
 }
 
-export const DEFAULT_MAX_FILE_SIZE_MB = 1024;
-const MAX_FILE_SIZE_MB_LIMIT = 1024 * 1024;
-
 /** The URL source's limits from the options, checked whatever an expression produced. */
 export function downloadLimits(
 	ctx: IExecuteFunctions,
@@ -77,24 +64,9 @@ export function downloadLimits(
 	options: { allowInternalAddresses?: unknown; maxFileSizeMb?: unknown },
 ): DownloadLimits {
 	const megabytes = options.maxFileSizeMb ?? DEFAULT_MAX_FILE_SIZE_MB;
-	if (
-		typeof megabytes !== 'number' ||
-		!Number.isFinite(megabytes) ||
-		megabytes < 1 ||
-		megabytes > MAX_FILE_SIZE_MB_LIMIT
-	) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Max File Size (MB) of item ${itemIndex} must be a number from 1 to ${MAX_FILE_SIZE_MB_LIMIT} (it is ${typeof megabytes === 'string' ? JSON.stringify(megabytes) : String(megabytes)})`,
-			{
-				description: `Set Options > "Max File Size (MB)" to the largest file to download, e.g. ${DEFAULT_MAX_FILE_SIZE_MB}.`,
-				itemIndex,
-			},
-		);
-	}
 	return {
 		allowInternal: options.allowInternalAddresses === true,
-		maxBytes: Math.floor(megabytes * 1024 * 1024),
+		maxBytes: Math.floor(checkedOption(ctx, itemIndex, 'maxFileSizeMb', megabytes) * 1024 * 1024),
 	};
 }
 

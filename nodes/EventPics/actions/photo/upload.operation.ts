@@ -1,14 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { AdaptiveLimiter, runPool } from '../../transport/limiter';
-import { retryPolicyFrom } from '../../transport/retry';
+import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { NodeError } from '../items';
 import { asNodeError, errorItem } from '../items';
-import { openSession } from '../session';
+import { readAccount } from '../account';
 import { confirmRecorded } from './dedupe';
-import type { UploadJob, UploadOptions } from './planItem';
-import { planItem, readUploadOptions } from './planItem';
-import { AUTO_MAX_CONCURRENCY, START_CONCURRENCY, uploadDescription } from './upload.description';
+import type { UploadJob } from './itemJobs';
+import { itemJobs } from './itemJobs';
+import { uploadDescription } from './upload.description';
+import type { UploadOptions } from './uploadOptions';
+import { AUTO_MAX_CONCURRENCY, readUploadOptions, START_CONCURRENCY } from './uploadOptions';
 import { runUploadJob } from './uploadJob';
 
 export const description: INodeProperties[] = uploadDescription;
@@ -39,13 +41,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		return items.map((_, itemIndex) => errorItem(nodeError, itemIndex));
 	}
 	const policy = retryPolicyFrom(options);
-	const session = await openSession(this, policy);
+	const account = await readAccount(this, policy);
 	const outcomes: ItemOutcome[] = items.map(() => ({ outputs: [] }));
 
 	const jobs: UploadJob[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			jobs.push(...(await planItem(this, session, itemIndex)));
+			jobs.push(...(await itemJobs(this, account, itemIndex)));
 		} catch (error) {
 			outcomes[itemIndex].error = asNodeError(this, error, itemIndex);
 			if (!continueOnFail) break;
@@ -75,7 +77,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const job = jobs[index];
 		if (job.itemIndex > stopAt) return;
 		try {
-			const json = await runUploadJob(this, session, job, signals);
+			const json = await runUploadJob(this, account, job, signals);
 			outcomes[job.itemIndex].outputs[slots.get(job)!] = {
 				json,
 				pairedItem: { item: job.itemIndex },

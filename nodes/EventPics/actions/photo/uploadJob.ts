@@ -6,16 +6,16 @@ import { sanitizeFileName } from '../../helpers/fileName';
 import type { TypeDecision } from '../../helpers/mediaType';
 import { decideType } from '../../helpers/mediaType';
 import { mimeTypeMismatch } from '../../helpers/sniff';
-import { retryPolicyFrom } from '../../transport/retry';
+import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { RateSignals } from '../../transport/upload';
 import { uploadFile } from '../../transport/upload';
-import { failureToError } from '../errors';
-import type { Session } from '../session';
+import { failureToError } from '../../transport/errors';
+import type { Account } from '../account';
 import { contentKey, dedupeKey, forget, seenBefore } from './dedupe';
 import type { FileSource } from './fileSources';
 import type { Inspection } from './inspect';
 import { inspectFile } from './inspect';
-import type { UploadJob } from './planItem';
+import type { UploadJob } from './itemJobs';
 
 const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
 	unknown:
@@ -74,13 +74,13 @@ async function fileKey(job: UploadJob, source: FileSource): Promise<string> {
 /** Uploads one file of one item and describes the outcome in the output item's JSON. */
 export async function runUploadJob(
 	ctx: IExecuteFunctions,
-	session: Session,
+	account: Account,
 	job: UploadJob,
 	signals: RateSignals,
 ): Promise<IDataObject> {
 	const source = await job.source();
 	try {
-		return await uploadSource(ctx, session, job, source, signals);
+		return await uploadSource(ctx, account, job, source, signals);
 	} finally {
 		// a file that n8n's binary data mode made us hold whole in memory is let go at once
 		source.dispose?.();
@@ -89,17 +89,17 @@ export async function runUploadJob(
 
 async function uploadSource(
 	ctx: IExecuteFunctions,
-	session: Session,
+	account: Account,
 	job: UploadJob,
 	source: FileSource,
 	signals: RateSignals,
 ): Promise<IDataObject> {
 	const { itemIndex, options } = job;
-	const fail = (message: string, description: string) =>
+	const itemError = (message: string, description: string) =>
 		new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
 	const wantedName = sanitizeFileName(options.fileName?.trim() || source.fileName || '');
 	if (wantedName === '') {
-		throw fail(
+		throw itemError(
 			`The file from ${source.kind === 'url' ? 'the URL' : `binary field "${source.origin}"`} of item ${itemIndex} has no file name`,
 			'Set a name in Options > "File Name", for example {{ $json.name }}.jpg.',
 		);
@@ -153,8 +153,8 @@ async function uploadSource(
 
 	const result = await uploadFile(
 		ctx,
-		session.baseUrl,
-		session.apiKey,
+		account.baseUrl,
+		account.apiKey,
 		{
 			linkId: job.linkId,
 			albumId: job.albumId,
@@ -172,7 +172,7 @@ async function uploadSource(
 		throw failureToError(ctx.getNode(), result.failure!, {
 			...result,
 			itemIndex,
-			secret: session.apiKey,
+			secret: account.apiKey,
 		});
 	}
 	const report = result.value;

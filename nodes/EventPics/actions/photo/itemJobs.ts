@@ -1,17 +1,14 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { albumNotInEvent, albumTitleElsewhere } from '../../helpers/naming';
 import { parseTakenAt } from '../../helpers/takenAt';
-import type { Session } from '../session';
-import { findEvent, readLocator } from '../session';
+import { itemError } from '../items';
+import type { Account } from '../account';
+import { findEvent, readLocator } from '../account';
 import type { FileSource, SourceLookup } from './fileSources';
 import { binaryFieldNames, binarySources, downloadLimits, urlSource } from './fileSources';
 import type { UploadOptions } from './uploadOptions';
 import { readUploadOptions } from './uploadOptions';
-
-export type { UploadOptions } from './uploadOptions';
-export { readUploadOptions } from './uploadOptions';
 
 /** Where a file's Taken At comes from: its EXIF (when asked) and else the fallback. */
 export interface TakenAtPlan {
@@ -34,19 +31,15 @@ export interface UploadJob {
 	source: () => Promise<FileSource>;
 }
 
-function fail(ctx: IExecuteFunctions, itemIndex: number, message: string, description: string) {
-	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
-}
-
 function sourceError(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	lookup: Extract<SourceLookup, { ok: false }>,
 ) {
 	if (lookup.failure) {
-		return fail(ctx, itemIndex, `Item ${itemIndex} ${lookup.reason}`, lookup.failure.summary);
+		return itemError(ctx, itemIndex, `Item ${itemIndex} ${lookup.reason}`, lookup.failure.summary);
 	}
-	return fail(
+	return itemError(
 		ctx,
 		itemIndex,
 		`Item ${itemIndex} ${lookup.reason}`,
@@ -67,7 +60,7 @@ function planTakenAt(ctx: IExecuteFunctions, itemIndex: number): TakenAtPlan {
 	if (fallback !== 'value') return { exif, fallback: fallback === 'now' ? 'now' : 'none' };
 	const parsed = parseTakenAt(ctx.getNodeParameter('takenAt', itemIndex, ''), ctx.getTimezone());
 	if (!parsed.ok) {
-		throw fail(
+		throw itemError(
 			ctx,
 			itemIndex,
 			`Taken At Value of item ${itemIndex} cannot be read: ${parsed.reason}`,
@@ -81,9 +74,9 @@ function planTakenAt(ctx: IExecuteFunctions, itemIndex: number): TakenAtPlan {
  * Reads an item's parameters and checks them (event, album, Taken At, binary fields) before any
  * upload starts. Throws a NodeOperationError naming the item and the field.
  */
-export async function planItem(
+export async function itemJobs(
 	ctx: IExecuteFunctions,
-	session: Session,
+	account: Account,
 	itemIndex: number,
 ): Promise<UploadJob[]> {
 	const chosenEvent = readLocator(ctx, 'event', itemIndex);
@@ -92,11 +85,11 @@ export async function planItem(
 	const sourceKind = ctx.getNodeParameter('source', itemIndex, 'binary') as string;
 	const options = readUploadOptions(ctx, itemIndex);
 
-	const event = await findEvent(ctx, session, chosenEvent.value, itemIndex, chosenEvent.title);
+	const event = await findEvent(ctx, account, chosenEvent.value, itemIndex, chosenEvent.title);
 	const album = event.albums.find((candidate) => candidate.id === albumId);
 	if (albumId !== '' && !album) {
-		const title = albumTitleElsewhere(await session.events(itemIndex), albumId, chosenAlbum.title);
-		throw fail(
+		const title = albumTitleElsewhere(await account.events(itemIndex), albumId, chosenAlbum.title);
+		throw itemError(
 			ctx,
 			itemIndex,
 			albumNotInEvent(event, albumId, title),
@@ -119,7 +112,7 @@ export async function planItem(
 	if (sourceKind === 'url') {
 		const address = String(ctx.getNodeParameter('fileUrl', itemIndex, '')).trim();
 		if (address === '') {
-			throw fail(
+			throw itemError(
 				ctx,
 				itemIndex,
 				`Item ${itemIndex} has no File URL`,
@@ -146,7 +139,7 @@ export async function planItem(
 	if (!lookup.ok) throw sourceError(ctx, itemIndex, lookup);
 	for (const source of lookup.sources) {
 		if (source.size === 0) {
-			throw fail(
+			throw itemError(
 				ctx,
 				itemIndex,
 				`The file in binary field "${source.origin}" of item ${itemIndex} is empty (0 bytes)`,

@@ -1,32 +1,35 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { UploadBody } from '../transport/upload';
-import { bufferedMode, DATABASE_READ_LIMIT_BYTES, mebibytes } from './binaryMode';
+import { bufferedMode, DATABASE_READ_LIMIT_BYTES } from '../helpers/binaryMode';
+import { shownSize } from '../helpers/size';
+import type { UploadBody } from './upload';
 
-export interface ResolvedBinary {
-	propertyName: string;
-	fileName?: string;
-	mimeType?: string;
-	size: number;
+/** How a file of n8n's binary store is read. */
+export interface StoredReader {
 	/** n8n's binary data mode that holds the file, when it cannot stream it (`database`). */
 	bufferedMode?: string;
+	/** Opens the file anew: for a look at its start, its content hash and each try of the PUT. */
 	open: () => Promise<UploadBody>;
 	/** Lets go of a file read whole into memory. */
 	dispose?: () => void;
 }
 
-/** How a file of n8n's binary store is read. */
-export interface StoredReader {
-	bufferedMode?: string;
-	open: () => Promise<UploadBody>;
-	dispose?: () => void;
+/** A file ready to be read, with what is known of it. */
+export interface StoredFile extends StoredReader {
+	fileName?: string;
+	mimeType?: string;
+	size: number;
+}
+
+export interface ResolvedBinary extends StoredFile {
+	propertyName: string;
 }
 
 export type StoredOpen =
 	{ ok: true; reader: StoredReader } | { ok: false; tooLarge: string; advice: string };
 
-const DATABASE_LIMIT_ADVICE = `n8n keeps binary data in its database (binary data mode "database", the default in queue mode) and cannot read a file over ${mebibytes(DATABASE_READ_LIMIT_BYTES)} back from Postgres: the attempt fails inside the database driver and leaves the execution hanging, so the file was not read. For files this large set N8N_DEFAULT_BINARY_DATA_MODE to "filesystem" on a folder that main and workers share (N8N_BINARY_DATA_STORAGE_PATH), or "s3" where licensed.`;
+const DATABASE_LIMIT_ADVICE = `n8n keeps binary data in its database (binary data mode "database", the default in queue mode) and cannot read a file over ${shownSize(DATABASE_READ_LIMIT_BYTES)} back from Postgres: the attempt fails inside the database driver and leaves the execution hanging, so the file was not read. For files this large set N8N_DEFAULT_BINARY_DATA_MODE to "filesystem" on a folder that main and workers share (N8N_BINARY_DATA_STORAGE_PATH), or "s3" where licensed.`;
 
 /**
  * How to read a file of n8n's binary store: streamed where the mode streams. A mode that cannot
@@ -45,7 +48,7 @@ export function openStored(
 		return { ok: true, reader: { open: async () => await ctx.helpers.getBinaryStream(id) } };
 	}
 	if (mode === 'database' && size > DATABASE_READ_LIMIT_BYTES) {
-		return { ok: false, tooLarge: mebibytes(size), advice: DATABASE_LIMIT_ADVICE };
+		return { ok: false, tooLarge: shownSize(size), advice: DATABASE_LIMIT_ADVICE };
 	}
 	let whole: Promise<Buffer> | undefined;
 	return {

@@ -1,11 +1,10 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { capText, stepLabel } from '../transport/failures';
-import type { Failure } from '../transport/types';
+import { DEFAULT_BASE_URL } from '../helpers/baseUrl';
+import { capText, stepLabel } from './failures';
+import type { Failure } from './types';
 import { redact, redactDeep } from './redact';
-
-export { REDACTED, redact } from './redact';
 
 export interface FailureContext {
 	itemIndex?: number;
@@ -19,8 +18,8 @@ export interface FailureContext {
 }
 
 /** Longest message and description of an error, and longest `details` (as JSON) kept from the service. */
-export const MAX_ERROR_TEXT = 2000;
-export const MAX_DETAILS_JSON = 4000;
+const MAX_ERROR_TEXT = 2000;
+const MAX_DETAILS_JSON = 4000;
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
@@ -45,7 +44,7 @@ function cappedDetails(details: unknown, secret: string | undefined): unknown {
 function adviceFor(failure: Failure): string {
 	const status = failure.statusCode;
 	if (failure.redirectTo !== undefined) {
-		return 'Check the Base URL in the EventPics credential: it must be the address of the EventPics API itself (https://api.eventpics.net), not an address that forwards elsewhere.';
+		return `Check the Base URL in the EventPics credential: it must be the address of the EventPics API itself (${DEFAULT_BASE_URL}), not an address that forwards elsewhere.`;
 	}
 	if (failure.tooLarge) {
 		return 'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.';

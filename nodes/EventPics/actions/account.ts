@@ -1,52 +1,33 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkBaseUrl } from '../helpers/baseUrl';
 import type { EventSummary } from '../helpers/events';
 import { cachedTitle, eventNotOfKey } from '../helpers/naming';
 import { listEvents } from '../transport/api';
-import type { RetryPolicy } from '../transport/retry';
-import { DEFAULT_RETRY_POLICY } from '../transport/retry';
-import { CREDENTIAL_TYPE } from '../transport/types';
-import { failureToError } from './errors';
+import type { RetryPolicy } from '../transport/retryPolicy';
+import { DEFAULT_RETRY_POLICY } from '../transport/retryPolicy';
+import type { CheckedCredential } from '../transport/credential';
+import { readCredential } from '../transport/credential';
+import { failureToError } from '../transport/errors';
 
-export interface Session {
-	baseUrl: string;
-	apiKey: string;
+/** The EventPics account behind the credential's API key, for one execution. */
+export interface Account extends CheckedCredential {
 	/** The key's events, asked for once per execution and shared by all items. */
 	events: (itemIndex: number) => Promise<EventSummary[]>;
 }
 
-/** Reads the credential once per execution; refuses a Base URL that would expose the key. */
-export async function openSession(
+/** Reads the credential once per execution (see `readCredential`); the events are asked for when first needed. */
+export async function readAccount(
 	ctx: IExecuteFunctions,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
-): Promise<Session> {
-	const credentials = await ctx.getCredentials<{ apiKey?: string; baseUrl?: string }>(
-		CREDENTIAL_TYPE,
-	);
-	const base = checkBaseUrl(credentials.baseUrl);
-	if (!base.ok) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The Base URL of the EventPics credential is refused: ${base.reason}`,
-			{
-				description: 'Open the EventPics credential and correct its Base URL.',
-			},
-		);
-	}
-	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
-	if (apiKey === '') {
-		throw new NodeOperationError(ctx.getNode(), 'The EventPics credential has no API key', {
-			description: 'Open the EventPics credential and paste the API key from the EventPics app.',
-		});
-	}
+): Promise<Account> {
+	const { baseUrl, apiKey } = await readCredential(ctx);
 	let pending: Promise<Awaited<ReturnType<typeof listEvents>>> | undefined;
 	return {
-		baseUrl: base.url,
+		baseUrl,
 		apiKey,
 		events: async (itemIndex) => {
-			pending ??= listEvents(ctx, base.url, policy);
+			pending ??= listEvents(ctx, baseUrl, policy);
 			const result = await pending;
 			if (result.value) return result.value;
 			throw failureToError(ctx.getNode(), result.failure!, {
@@ -74,7 +55,7 @@ export function readLocator(
 /** The event with this link ID, or an error naming the item, the field and the key's events by title. */
 export async function findEvent(
 	ctx: IExecuteFunctions,
-	session: Session,
+	account: Account,
 	linkId: string,
 	itemIndex: number,
 	pickedTitle?: string,
@@ -85,7 +66,7 @@ export async function findEvent(
 			itemIndex,
 		});
 	}
-	const events = await session.events(itemIndex);
+	const events = await account.events(itemIndex);
 	const event = events.find((candidate) => candidate.linkId === linkId);
 	if (event) return event;
 	throw new NodeOperationError(ctx.getNode(), eventNotOfKey(events, linkId, pickedTitle), {

@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
-import type { RetryPolicy } from './retry';
-import { backoffDelayMs, isRetryableNetworkCode, isRetryableStatus } from './retry';
+import type { RetryPolicy } from './retryPolicy';
+import { backoffDelayMs, isRetryableNetworkCode, isRetryableStatus } from './retryPolicy';
 import type { Failure } from './types';
 
 export type AttemptOutcome<T> =

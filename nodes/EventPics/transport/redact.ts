@@ -21,7 +21,7 @@ function base64Forms(secret: string): string[] {
 }
 
 /** Every form the key may take in what a server sends back: raw, JSON-escaped, URL-encoded, base64. */
-export function secretForms(secret: string): string[] {
+function secretForms(secret: string): string[] {
 	const json = JSON.stringify(secret).slice(1, -1);
 	const forms = new Set([
 		secret,
