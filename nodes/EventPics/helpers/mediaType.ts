@@ -2,34 +2,29 @@ import { extensionOf } from './fileName';
 import { extensionForMediaType, lookupMediaType } from './mediaTypeTable';
 import { contentMismatch, isTextualType, sniffMediaType, sniffText } from './sniff';
 
-export const OCTET_STREAM = 'application/octet-stream';
+const OCTET_STREAM = 'application/octet-stream';
 
-export type NamedFile =
-	| { ok: true; fileName: string; contentType: string; extensionAdded: boolean }
-	| { ok: false; reason: string };
+type NamedFile =
+	{ ok: true; fileName: string; contentType: string } | { ok: false; reason: string };
 
 /**
  * Gives the file name an extension (from the binary's MIME type when it has none) and derives the
  * PUT's Content-Type from that name with the same table as mime-types, because the upload address
  * is signed for the type that follows from the name sent to getuploadurl.
  */
-export function nameAndContentType(
+function nameAndContentType(
 	fileName: string,
 	binaryMimeType: string | undefined,
 	allowUnknown: boolean,
 ): NamedFile {
 	let name = fileName;
-	let extensionAdded = false;
 	if (extensionOf(name) === '') {
 		const extension = binaryMimeType ? extensionForMediaType(binaryMimeType) : false;
-		if (extension) {
-			name = `${name}.${extension}`;
-			extensionAdded = true;
-		}
+		if (extension) name = `${name}.${extension}`;
 	}
 	const contentType = lookupMediaType(name);
-	if (contentType) return { ok: true, fileName: name, contentType, extensionAdded };
-	if (allowUnknown) return { ok: true, fileName: name, contentType: OCTET_STREAM, extensionAdded };
+	if (contentType) return { ok: true, fileName: name, contentType };
+	if (allowUnknown) return { ok: true, fileName: name, contentType: OCTET_STREAM };
 	const extension = extensionOf(name);
 	return {
 		ok: false,
@@ -52,7 +47,7 @@ export function isGenericMediaType(mimeType: string | undefined): boolean {
 }
 
 /** What an event album holds: photos and videos. */
-export function isPhotoOrVideo(contentType: string): boolean {
+function isPhotoOrVideo(contentType: string): boolean {
 	return contentType.startsWith('image/') || contentType.startsWith('video/');
 }
 
