@@ -167,7 +167,11 @@ async function main() {
 						? '(reference)'
 						: `node/raw ${fixed(ratio)} <= ${fixed(TARGET.nodeOverRaw)}`,
 					ratio === undefined ? '' : verdict(ratio <= TARGET.nodeOverRaw),
-					[ratio === undefined ? '' : `throughput ${fixed(1 / ratio)}x raw`, repeats]
+					[
+						ratio === undefined ? '' : `throughput ${fixed(1 / ratio)}x raw`,
+						`CPU ${fixed(m.cpuMsPerFile)} ms/file`,
+						repeats,
+					]
 						.filter(Boolean)
 						.join('; '),
 				]);
