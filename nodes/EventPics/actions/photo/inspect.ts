@@ -48,19 +48,30 @@ export async function inspectFile(
 	const body: UploadBody = await source.open();
 	if (Buffer.isBuffer(body))
 		return await look(bufferSource(body), wantsExif, timeZone, body.length);
+	if (typeof body.read !== 'function' || typeof body.unshift !== 'function') {
+		// not a Node.js readable after all: look through its iterator, and the PUT opens it anew
+		const plain = streamSource(body);
+		try {
+			return await look(plain, wantsExif, timeZone, undefined);
+		} finally {
+			await plain.close();
+		}
+	}
 	const kept = keepStream(body);
 	const bytes = streamSource(kept.chunks);
-	let result: Inspection;
+	let settled = false;
 	try {
-		result = await look(bytes, wantsExif, timeZone, undefined);
-	} catch (error) {
+		const result = await look(bytes, wantsExif, timeZone, undefined);
 		await bytes.close();
-		kept.rewind()?.release();
-		throw error;
+		settled = true;
+		return { ...result, held: kept.rewind() };
+	} finally {
+		if (!settled) {
+			// the look failed: nothing is held for the PUT
+			await bytes.close();
+			kept.rewind()?.release();
+		}
 	}
-	await bytes.close();
-	result.held = kept.rewind();
-	return result;
 }
 
 /**
