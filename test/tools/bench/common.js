@@ -23,12 +23,17 @@ const ALBUM = 'booth';
 const JPEG_HEAD = path.join(ROOT, 'test', 'fixtures', 'samples', 'booth-0001.jpg');
 
 /**
- * The compiled node and credential from dist/, loaded as n8n loads them.
+ * The compiled node and credential from dist/ (or another build folder, for A/B runs), loaded as n8n loads them.
+ * @param {string} [dist] a folder holding a build (default: this repo's dist/)
  * @returns {{ nodeTypes: Record<string, any>, credentialTypes: Record<string, any> }}
  */
-function loadCompiled() {
-	const nodeFile = path.join(ROOT, 'dist', 'nodes', 'EventPics', 'EventPics.node.js');
-	const credentialFile = path.join(ROOT, 'dist', 'credentials', 'EventPicsApi.credentials.js');
+function loadCompiled(dist = path.join(ROOT, 'dist')) {
+	const nodeFile = path.join(path.resolve(dist), 'nodes', 'EventPics', 'EventPics.node.js');
+	const credentialFile = path.join(
+		path.resolve(dist),
+		'credentials',
+		'EventPicsApi.credentials.js',
+	);
 	if (!fs.existsSync(nodeFile) || !fs.existsSync(credentialFile)) {
 		throw new Error('dist/ has no build: run `npm run build` first (npm run bench does)');
 	}

@@ -32,6 +32,7 @@ const USAGE = `Usage: node --expose-gc test/tools/bench/run.js [--quick] [--repe
   --repeat N    run each throughput measurement N times and report the median (default 3; 1 with --quick)
   --concurrency LIST  throughput rows: fixed numbers and/or "default" (automatic, up to the default cap); default 4,16,default
   --only LIST   run only these scenarios (comma-separated)
+  --dist DIR    measure the node of another build (e.g. a copy of main's dist/) for A/B runs
 
 The node in the real n8n app beside the HTTP Request pair: npm run bench:n8n (test/tools/bench/n8n.js).`;
 
@@ -50,8 +51,9 @@ const TARGET = {
  * @param {string[]} argv
  */
 function parseArgs(argv) {
-	/** @type {{ quick: boolean, repeat: number, only: string[], help: boolean, concurrencies: Array<number | 'default'> }} */
+	/** @type {{ quick: boolean, repeat: number, only: string[], help: boolean, concurrencies: Array<number | 'default'>, dist?: string }} */
 	const options = {
+		dist: undefined,
 		quick: false,
 		repeat: 0,
 		only: SCENARIOS,
@@ -62,6 +64,7 @@ function parseArgs(argv) {
 		const arg = argv[i];
 		if (arg === '--quick') options.quick = true;
 		else if (arg === '--help' || arg === '-h') options.help = true;
+		else if (arg === '--dist') options.dist = String(argv[++i] ?? '');
 		else if (arg === '--repeat') {
 			options.repeat = Number(argv[++i]);
 			if (!Number.isInteger(options.repeat) || options.repeat < 1)
@@ -114,7 +117,7 @@ async function main() {
 		return 0;
 	}
 	const log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`);
-	const compiled = loadCompiled();
+	const compiled = loadCompiled(options.dist);
 	const started = new Date();
 	const header = [
 		`EventPics node benchmark, ${started.toISOString()}${options.quick ? ' (--quick)' : ''}`,
@@ -164,7 +167,11 @@ async function main() {
 						? '(reference)'
 						: `node/raw ${fixed(ratio)} <= ${fixed(TARGET.nodeOverRaw)}`,
 					ratio === undefined ? '' : verdict(ratio <= TARGET.nodeOverRaw),
-					[ratio === undefined ? '' : `throughput ${fixed(1 / ratio)}x raw`, repeats]
+					[
+						ratio === undefined ? '' : `throughput ${fixed(1 / ratio)}x raw`,
+						`CPU ${fixed(m.cpuMsPerFile)} ms/file`,
+						repeats,
+					]
 						.filter(Boolean)
 						.join('; '),
 				]);

@@ -35,7 +35,17 @@ const {
  * @property {number} bytes
  * @property {number} ms median over the repeats
  * @property {number[]} allMs every repeat
+ * @property {number} cpuMsPerFile median CPU time of this process (user + system) per file: less noisy than
+ *   the wall time on a shared machine (the emulator runs in its own process and is not counted)
  */
+
+/** @template T @param {() => Promise<T>} run @returns {Promise<{ value: T, cpuMs: number }>} */
+async function withCpu(run) {
+	const before = process.cpuUsage();
+	const value = await run();
+	const used = process.cpuUsage(before);
+	return { value, cpuMs: (used.user + used.system) / 1000 };
+}
 
 /** @param {number[]} values */
 function median(values) {
@@ -133,12 +143,19 @@ async function runThroughput(options) {
 			const label = concurrency === 'default' ? `auto 4-${effective} (default)` : String(effective);
 			const rawMs = [];
 			const nodeMs = [];
+			const rawCpu = [];
+			const nodeCpu = [];
 			for (let r = 0; r < options.repeat; r++) {
 				// raw and node alternate, so a slow patch of the machine hits both
-				rawMs.push(await runRawOnce(options.files, effective));
-				nodeMs.push(await runNodeOnce(options.files, concurrency));
+				const raw = await withCpu(() => runRawOnce(options.files, effective));
+				const node = await withCpu(() => runNodeOnce(options.files, concurrency));
+				rawMs.push(raw.value);
+				nodeMs.push(node.value);
+				rawCpu.push(raw.cpuMs / options.files);
+				nodeCpu.push(node.cpuMs / options.files);
 				log(
-					`  concurrency ${label}, run ${r + 1}/${options.repeat}: raw ${(rawMs[r] / 1000).toFixed(2)} s, node ${(nodeMs[r] / 1000).toFixed(2)} s`,
+					`  concurrency ${label}, run ${r + 1}/${options.repeat}: raw ${(rawMs[r] / 1000).toFixed(2)} s, node ${(nodeMs[r] / 1000).toFixed(2)} s; ` +
+						`CPU per file raw ${rawCpu[r].toFixed(2)} ms, node ${nodeCpu[r].toFixed(2)} ms`,
 				);
 			}
 			const common = {
@@ -147,8 +164,20 @@ async function runThroughput(options) {
 				files: options.files,
 				bytes: options.files * fileBytes,
 			};
-			measured.push({ kind: 'raw', ...common, ms: median(rawMs), allMs: rawMs });
-			measured.push({ kind: 'node', ...common, ms: median(nodeMs), allMs: nodeMs });
+			measured.push({
+				kind: 'raw',
+				...common,
+				ms: median(rawMs),
+				allMs: rawMs,
+				cpuMsPerFile: median(rawCpu),
+			});
+			measured.push({
+				kind: 'node',
+				...common,
+				ms: median(nodeMs),
+				allMs: nodeMs,
+				cpuMsPerFile: median(nodeCpu),
+			});
 		}
 		return measured;
 	} finally {

@@ -14,7 +14,7 @@ import type { Account } from '../account';
 import { contentKey, dedupeKey, forget, seenBefore } from './dedupe';
 import type { FileSource } from './fileSources';
 import type { Inspection } from './inspect';
-import { inspectFile } from './inspect';
+import { bodyOpener, chooseTakenAt, inspectFile } from './inspect';
 import type { UploadJob } from './itemJobs';
 
 const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
@@ -49,20 +49,6 @@ function typeRefusal(
 
 function originJson(source: FileSource): IDataObject {
 	return source.kind === 'url' ? { url: source.origin } : { binaryField: source.origin };
-}
-
-/** The Taken At sent, and where it came from. */
-function chooseTakenAt(
-	job: UploadJob,
-	inspection: Inspection,
-): { takenAt?: number; takenAtSource: string | null } {
-	if (inspection.takenAt !== undefined)
-		return { takenAt: inspection.takenAt, takenAtSource: 'exif' };
-	const { fallback, value } = job.takenAt;
-	if (fallback === 'now') return { takenAt: Date.now(), takenAtSource: 'now' };
-	if (fallback === 'value' && value !== undefined)
-		return { takenAt: value, takenAtSource: 'value' };
-	return { takenAtSource: null };
 }
 
 async function fileKey(job: UploadJob, source: FileSource): Promise<string> {
@@ -105,6 +91,22 @@ async function uploadSource(
 		);
 	}
 	const inspection = await inspectFile(source, job.takenAt.exif, ctx.getTimezone());
+	try {
+		return await uploadInspected(ctx, account, job, signals, { source, inspection, wantedName });
+	} finally {
+		inspection.held?.release(); // refused, skipped or failed before the PUT took it
+	}
+}
+
+async function uploadInspected(
+	ctx: IExecuteFunctions,
+	account: Account,
+	job: UploadJob,
+	signals: RateSignals,
+	file: { source: FileSource; inspection: Inspection; wantedName: string },
+): Promise<IDataObject> {
+	const { itemIndex, options } = job;
+	const { source, inspection, wantedName } = file;
 	const named = decideType(wantedName, source.mimeType, inspection.head, {
 		allowUnknown: options.allowUnknownType === true,
 		allowOther: options.allowOtherTypes === true,
@@ -162,7 +164,7 @@ async function uploadSource(
 			takenAt,
 			contentType: named.contentType,
 			size: source.size,
-			openBody: source.open,
+			openBody: bodyOpener(source, inspection),
 		},
 		retryPolicyFrom(options),
 		signals,
