@@ -48,11 +48,6 @@ export class AdaptiveLimiter {
 
 	current: number;
 
-	/** Lowest and highest limit reached, for the benchmark. */
-	lowest: number;
-
-	highest: number;
-
 	constructor(max: number, options: LimiterOptions = {}) {
 		this.max = Math.max(1, Math.floor(max));
 		this.now = options.now ?? Date.now;
@@ -60,8 +55,6 @@ export class AdaptiveLimiter {
 		this.current = Math.min(this.max, Math.max(1, Math.floor(options.start ?? this.max)));
 		this.floor = this.current;
 		this.growingFast = this.current < this.max;
-		this.lowest = this.current;
-		this.highest = this.current;
 	}
 
 	/** Waits for a free place (and for any pause to end), then takes it. */
@@ -92,7 +85,7 @@ export class AdaptiveLimiter {
 			this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
 		this.growingFast = false;
 		if (now - this.lastDecrease >= this.coolDownMs) {
-			this.setCurrent(Math.max(1, Math.floor(this.current / 2)));
+			this.current = Math.max(1, Math.floor(this.current / 2));
 			this.lastDecrease = now;
 		}
 		this.successesSinceChange = 0;
@@ -113,7 +106,7 @@ export class AdaptiveLimiter {
 		if (this.current >= this.max) return;
 		this.successesSinceChange++;
 		if (this.growingFast || this.successesSinceChange >= this.current) {
-			this.setCurrent(this.current + 1);
+			this.current += 1;
 			this.successesSinceChange = 0;
 			this.wakeAll();
 		}
@@ -124,14 +117,8 @@ export class AdaptiveLimiter {
 		this.successesSinceChange = 0;
 		const now = this.now();
 		if (now - this.lastDecrease < this.coolDownMs || this.current <= this.floor) return;
-		this.setCurrent(this.current - 1);
+		this.current -= 1;
 		this.lastDecrease = now;
-	}
-
-	private setCurrent(value: number): void {
-		this.current = value;
-		this.lowest = Math.min(this.lowest, value);
-		this.highest = Math.max(this.highest, value);
 	}
 
 	private wakeAll(): void {

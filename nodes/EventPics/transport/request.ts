@@ -14,7 +14,7 @@ import type { EventPicsContext, HttpAnswer, Result, Step } from './types';
 import { CREDENTIAL_TYPE } from './types';
 
 /** Largest answer read from each service call; more is refused. An events list of 4 MiB is thousands of events. */
-export const MAX_ANSWER_BYTES: Record<'geteventsandalbums' | 'getuploadurl', number> = {
+const MAX_ANSWER_BYTES: Record<'geteventsandalbums' | 'getuploadurl', number> = {
 	geteventsandalbums: 4 * 1024 * 1024,
 	getuploadurl: 64 * 1024,
 };
@@ -103,7 +103,7 @@ export async function callApi(ctx: EventPicsContext, call: ApiCall): Promise<Res
 }
 
 /** Largest answer of the storage to a PUT read (an S3 error document is a few hundred bytes). */
-export const MAX_PUT_ANSWER_BYTES = 64 * 1024;
+const MAX_PUT_ANSWER_BYTES = 64 * 1024;
 
 /**
  * A request without the credential (the PUT to the pre-signed address). Every status comes back as
