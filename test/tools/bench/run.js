@@ -150,6 +150,9 @@ async function main() {
 				const seconds = m.ms / 1000;
 				const raw = measured.find((r) => r.kind === 'raw' && r.concurrency === m.concurrency);
 				const ratio = m.kind === 'node' && raw ? m.ms / raw.ms : undefined;
+				// the 1.15 target is for equal concurrency: the node's default starts at 4 and grows,
+				// while the raw loop runs at the cap from its first request
+				const rampsUp = m.concurrencyLabel.includes('default');
 				const repeats =
 					m.allMs.length > 1
 						? `median of ${m.allMs.length}: ${m.allMs.map((x) => fixed(x / 1000)).join(', ')} s`
@@ -165,10 +168,13 @@ async function main() {
 					fixed(mb(m.bytes) / seconds),
 					ratio === undefined
 						? '(reference)'
-						: `node/raw ${fixed(ratio)} <= ${fixed(TARGET.nodeOverRaw)}`,
-					ratio === undefined ? '' : verdict(ratio <= TARGET.nodeOverRaw),
+						: rampsUp
+							? `node/raw ${fixed(ratio)} (no target)`
+							: `node/raw ${fixed(ratio)} <= ${fixed(TARGET.nodeOverRaw)}`,
+					ratio === undefined || rampsUp ? '' : verdict(ratio <= TARGET.nodeOverRaw),
 					[
 						ratio === undefined ? '' : `throughput ${fixed(1 / ratio)}x raw`,
+						rampsUp && ratio !== undefined ? 'node starts at 4 and grows, raw runs at the cap' : '',
 						`CPU ${fixed(m.cpuMsPerFile)} ms/file`,
 						repeats,
 					]
