@@ -54,6 +54,19 @@ describe('Photo > Upload opens a stored file once per upload try', () => {
 		return opened.every(({ stream }) => stream.destroyed || stream.closed);
 	};
 
+	/** Runs the node on one item whose binary "data" holds these bytes as a JPEG. */
+	const uploadOne = (bytes: Buffer, fileName: string) =>
+		runEventPics({
+			emu,
+			parameters: upload(),
+			inputItems: [
+				{
+					json: {},
+					binary: { data: binaryFromBuffer(bytes, { fileName, mimeType: 'image/jpeg' }) },
+				},
+			],
+		});
+
 	it("reads the EXIF date from the PUT's own stream: one open per file, every byte stored as it was", async () => {
 		const files = [photo(3 * 1024 * 1024 + 17), photo(200_000), photo(70_000)];
 		const { items, status } = await runEventPics({
@@ -82,18 +95,7 @@ describe('Photo > Upload opens a stored file once per upload try', () => {
 	it('opens the file anew for a retry of the PUT (a sent stream is spent), and stores it whole', async () => {
 		emu.addFault({ endpoint: 'put', kind: 'status', status: 503, times: 1 });
 		const bytes = photo(1024 * 1024);
-		const { items, status } = await runEventPics({
-			emu,
-			parameters: upload(),
-			inputItems: [
-				{
-					json: {},
-					binary: {
-						data: binaryFromBuffer(bytes, { fileName: 'retry.jpg', mimeType: 'image/jpeg' }),
-					},
-				},
-			],
-		});
+		const { items, status } = await uploadOne(bytes, 'retry.jpg');
 		expect(status).toBe('success');
 		expect(items[0].json).toMatchObject({ attempts: 2, takenAtSource: 'exif' });
 		expect(opensPerFile()).toEqual([2]);
@@ -104,18 +106,7 @@ describe('Photo > Upload opens a stored file once per upload try', () => {
 
 	it('opens once more when the look read the whole file (a stream that ended cannot be put back)', async () => {
 		const tiny = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xdb]), randomBytes(20)]);
-		const { items, status } = await runEventPics({
-			emu,
-			parameters: upload(),
-			inputItems: [
-				{
-					json: {},
-					binary: {
-						data: binaryFromBuffer(tiny, { fileName: 'tiny.jpg', mimeType: 'image/jpeg' }),
-					},
-				},
-			],
-		});
+		const { items, status } = await uploadOne(tiny, 'tiny.jpg');
 		expect(status).toBe('success');
 		expect(items[0].json).toMatchObject({ bytes: tiny.length, statusCode: 200 });
 		expect(opensPerFile()).toEqual([2]);
@@ -125,18 +116,7 @@ describe('Photo > Upload opens a stored file once per upload try', () => {
 
 	it('lets go of the held stream when the file is refused before any PUT', async () => {
 		const page = Buffer.from('<!doctype html><html><body>Please log in</body></html>'.repeat(2000));
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: upload(),
-			inputItems: [
-				{
-					json: {},
-					binary: {
-						data: binaryFromBuffer(page, { fileName: 'photo.jpg', mimeType: 'image/jpeg' }),
-					},
-				},
-			],
-		});
+		const { nodeError } = await uploadOne(page, 'photo.jpg');
 		expect(nodeError?.message).toContain('refused');
 		expect(emu.requests.filter((r) => r.server === 'storage')).toHaveLength(0);
 		expect(opensPerFile()).toEqual([1]);
