@@ -59,19 +59,15 @@ export async function inspectFile(
 	}
 	const kept = keepStream(body);
 	const bytes = streamSource(kept.chunks);
-	let settled = false;
+	let result: Inspection | undefined;
 	try {
-		const result = await look(bytes, wantsExif, timeZone, undefined);
-		await bytes.close();
-		settled = true;
-		return { ...result, held: kept.rewind() };
+		result = await look(bytes, wantsExif, timeZone, undefined);
 	} finally {
-		if (!settled) {
-			// the look failed: nothing is held for the PUT
-			await bytes.close();
-			kept.rewind()?.release();
-		}
+		await bytes.close();
+		// when the look failed, nothing is held for the PUT
+		if (result === undefined) kept.rewind()?.release();
 	}
+	return { ...result, held: kept.rewind() };
 }
 
 /**

@@ -86,22 +86,16 @@ export function keepStream(stream: BinaryStream): KeptStream {
 			for (let i = taken.length - 1; i >= 0; i--) stream.unshift(taken[i]);
 			taken.length = 0;
 			let held = true;
-			return {
-				take: () => {
-					if (!held) return undefined;
-					held = false;
-					stream.removeListener('error', onError);
-					if (usable && !stream.destroyed) return stream;
-					if (!stream.destroyed) stream.destroy();
-					return undefined;
-				},
-				release: () => {
-					if (!held) return;
-					held = false;
-					stream.removeListener('error', onError);
-					if (!stream.destroyed) stream.destroy();
-				},
+			const take = () => {
+				if (!held) return undefined;
+				held = false;
+				stream.removeListener('error', onError);
+				if (usable && !stream.destroyed) return stream;
+				if (!stream.destroyed) stream.destroy();
+				return undefined;
 			};
+			// a stream nobody takes is taken here and destroyed
+			return { take, release: () => take()?.destroy() };
 		},
 	};
 }
