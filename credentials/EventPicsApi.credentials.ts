@@ -6,19 +6,21 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { DEFAULT_BASE_URL } from '../nodes/EventPics/helpers/baseUrl';
+import { DEFAULT_BASE_URL, MAX_BASE_URL_LENGTH } from '../nodes/EventPics/helpers/baseUrl';
 
 /**
  * The credential test's base address: the Base URL without trailing slashes, checked with the same
  * rule as the node (helpers/baseUrl.ts). An http:// address is kept only for a loopback host; one
- * with a user name or password, a ?query or a #fragment is refused too. A refused address becomes
- * empty, so the test stops with "Invalid URL" before anything, and above all the API key, is sent
- * (and nothing of the address is shown back).
+ * with a user name or password, a ?query or a #fragment, or longer than the node takes, is refused
+ * too. A refused address becomes empty, so the test stops with "Invalid URL" before anything, and
+ * above all the API key, is sent (and nothing of the address is shown back). The trailing slashes
+ * go by a pattern anchored at the start, which runs in linear time (`/\/+$/` took time growing with
+ * the square of a run of slashes).
  */
 const SAFE_BASE_URL =
-	'((u) => /[?#]/.test(u) || /^[a-z][a-z0-9+.-]*:\\/\\/[^\\/]*@/i.test(u) ? "" : ' +
+	`((u) => /[?#]/.test(u) || u.length > ${MAX_BASE_URL_LENGTH} || /^[a-z][a-z0-9+.-]*:\\/\\/[^\\/]*@/i.test(u) ? "" : ` +
 	'/^https:\\/\\//i.test(u) || /^http:\\/\\/(127\\.\\d+\\.\\d+\\.\\d+|localhost|\\[::1\\])(:\\d+)?(\\/|$)/i.test(u) ? u : "")' +
-	`(String($credentials.baseUrl || "${DEFAULT_BASE_URL}").trim().replace(/\\/+$/, ""))`;
+	`((String($credentials.baseUrl || "${DEFAULT_BASE_URL}").trim().match(/^[\\s\\S]*[^\\/]/) || [""])[0])`;
 
 const REDIRECT_MESSAGE = `answered with a redirect to another address. The test does not follow redirects, so the API key was not sent there. Check the Base URL: keep ${DEFAULT_BASE_URL} unless you use the local emulator.`;
 

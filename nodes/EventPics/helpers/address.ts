@@ -1,3 +1,5 @@
+import { trimRuns } from './text';
+
 /**
  * Whether the host of a URL is internal: a literal address in a loopback, private, link-local,
  * unique-local, shared (CGNAT), unspecified, multicast, broadcast or reserved range, an IPv6 form
@@ -35,6 +37,7 @@ function v4Number(parts: number[]): number {
 }
 
 function parseV4(host: string): number[] | undefined {
+	if (host.length > 15) return undefined; // 255.255.255.255
 	const parts = host.split('.');
 	if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part))) return undefined;
 	const numbers = parts.map(Number);
@@ -104,7 +107,7 @@ function classifyName(name: string): string | undefined {
 
 /** Why a hostname is internal, or undefined when it is not one of the forms above. */
 export function internalHostReason(hostname: string): string | undefined {
-	const host = hostname.toLowerCase().replace(/\.+$/, '');
+	const host = trimRuns(hostname.toLowerCase(), '.', false);
 	if (host.startsWith('[') && host.endsWith(']')) {
 		const groups = parseV6(host.slice(1, -1));
 		return groups ? classifyV6(groups) : 'an IPv6 address that cannot be read';

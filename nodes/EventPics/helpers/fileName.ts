@@ -1,3 +1,5 @@
+import { trimRuns } from './text';
+
 /** Longest file name sent, in UTF-8 bytes (storage keys allow 1024; names stay readable). */
 export const MAX_FILE_NAME_BYTES = 200;
 
@@ -27,9 +29,16 @@ function cutToBytes(text: string, maxBytes: number): string {
  * Characters that are not shown but change what is shown: control characters (Cc, NUL and CR/LF
  * included), format characters (Cf: the bidi controls U+202A-202E, U+2066-2069, U+200E, U+200F,
  * U+061C, the zero-width U+200B-200D, U+2060 and the BOM U+FEFF among them) and the line and
- * paragraph separators. "photo\u202Egpj.exe" would show as "photoexe.jpg".
+ * paragraph separators, and halves of a surrogate pair without their other half (not a character).
+ * "photo\u202Egpj.exe" would show as "photoexe.jpg".
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * Of a longer name only its first and last MAX_LOOKED characters are cleaned (the name sent is at
+ * most MAX_FILE_NAME_BYTES), so that a megabyte of a name costs no more than a few kilobytes.
+ */
+const MAX_LOOKED = 4096;
 
 /**
  * A file name safe to send: no directory part, no control, bidi or zero-width characters, surrounding
@@ -38,14 +47,17 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
  * names an empty result "untitled" and is missing from n8n 2.0 and 2.1, so it is not used here.
  */
 export function sanitizeFileName(raw: string): string {
-	const base = raw.replace(INVISIBLE, '').split(/[/\\]/).pop() ?? '';
-	const clean = base
-		.trim()
-		.replace(/^\.+|\.+$/g, '')
-		.trim();
+	const whole = raw.slice(Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\')) + 1);
+	const looked =
+		whole.length <= 2 * MAX_LOOKED
+			? whole
+			: `${whole.slice(0, MAX_LOOKED)}${whole.slice(-MAX_LOOKED)}`;
+	const base = looked.replace(INVISIBLE, '');
+	const clean = trimRuns(base.trim(), '.').trim();
 	if (utf8Length(clean) <= MAX_FILE_NAME_BYTES) return clean;
 	const extension = extensionOf(clean);
 	const suffix = extension && utf8Length(extension) <= 16 ? `.${extension}` : '';
 	const stem = suffix ? clean.slice(0, clean.length - suffix.length) : clean;
-	return cutToBytes(stem, MAX_FILE_NAME_BYTES - utf8Length(suffix)).trimEnd() + suffix;
+	const cut = cutToBytes(stem, MAX_FILE_NAME_BYTES - utf8Length(suffix));
+	return trimRuns(cut.trimEnd(), '.', false).trimEnd() + suffix;
 }

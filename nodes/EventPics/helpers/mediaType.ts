@@ -1,6 +1,7 @@
 import { extensionOf } from './fileName';
 import { extensionForMediaType, lookupMediaType } from './mediaTypeTable';
 import { contentMismatch, isTextualType, sniffMediaType, sniffText } from './sniff';
+import { shown } from './text';
 
 const OCTET_STREAM = 'application/octet-stream';
 
@@ -30,7 +31,7 @@ function nameAndContentType(
 		ok: false,
 		reason: extension
 			? `the extension ".${extension}" of "${name}" has no known media type`
-			: `"${name}" has no extension and the binary's MIME type (${binaryMimeType ?? 'none'}) gives none`,
+			: `"${name}" has no extension and the binary's MIME type (${shown(binaryMimeType ?? 'none')}) gives none`,
 	};
 }
 
@@ -44,6 +45,14 @@ const GENERIC_TYPES = new Set([
 
 export function isGenericMediaType(mimeType: string | undefined): boolean {
 	return GENERIC_TYPES.has(mimeType?.split(';')[0].trim().toLowerCase() ?? '');
+}
+
+/** Longest MIME type read: a type and subtype are at most 127 characters each (RFC 6838). */
+const MAX_MEDIA_TYPE_LENGTH = 1000;
+
+/** The binary's MIME type, or undefined when it is too long to be one (it then says nothing). */
+export function readableMediaType(mimeType: string | undefined): string | undefined {
+	return mimeType !== undefined && mimeType.length <= MAX_MEDIA_TYPE_LENGTH ? mimeType : undefined;
 }
 
 /** What an event album holds: photos and videos. */
@@ -70,10 +79,11 @@ export type TypeDecision =
  */
 export function decideType(
 	fileName: string,
-	binaryMimeType: string | undefined,
+	givenMimeType: string | undefined,
 	head: Uint8Array,
 	rules: TypeRules,
 ): TypeDecision {
+	const binaryMimeType = readableMediaType(givenMimeType);
 	let name = fileName;
 	let fromContent: string | undefined;
 	const warnings: string[] = [];
@@ -93,7 +103,7 @@ export function decideType(
 	const { contentType } = named;
 	if (fromContent) {
 		warnings.push(
-			`Type identified from content: ${fromContent}. "${fileName}" has no extension and its MIME type (${binaryMimeType || 'none'}) says nothing, so it is sent as "${named.fileName}" (${contentType}).`,
+			`Type identified from content: ${fromContent}. "${fileName}" has no extension and its MIME type (${shown(binaryMimeType || 'none')}) says nothing, so it is sent as "${named.fileName}" (${contentType}).`,
 		);
 	}
 	if (!rules.allowOther) {

@@ -1,3 +1,5 @@
+import { shown } from './text';
+
 /**
  * What the first bytes of a file say it is, for the formats a photo album receives. Returns the
  * media types that fit those bytes (several for ISO-BMFF brands, where names differ) and the
@@ -182,7 +184,7 @@ export function mimeTypeMismatch(
 	contentType: string,
 	fileName: string,
 ): string | undefined {
-	const own = binaryMimeType?.split(';')[0].trim().toLowerCase();
+	const own = binaryMimeType?.slice(0, 1000).split(';')[0].trim().toLowerCase();
 	if (!own || own === 'application/octet-stream' || own === contentType) return undefined;
-	return `"${fileName}" is sent as ${contentType} (from its name), but the binary's MIME type is ${own}.`;
+	return `"${fileName}" is sent as ${contentType} (from its name), but the binary's MIME type is ${shown(own)}.`;
 }

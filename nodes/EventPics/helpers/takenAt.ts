@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 
+import { shown } from './text';
 import { wallClockToEpochMs } from './timeZone';
 
 export type TakenAtResult = { ok: true; value: number | undefined } | { ok: false; reason: string };
@@ -14,12 +15,12 @@ const SECONDS_LIMIT = 1e11;
  */
 const LATEST_AHEAD_MS = 366 * 24 * 3600 * 1000;
 
-function inRange(value: number, shown: string, nowMs: number): TakenAtResult {
+function inRange(value: number, what: string, nowMs: number): TakenAtResult {
 	if (value > 0 && value <= nowMs + LATEST_AHEAD_MS) return { ok: true, value };
 	const latest = new Date(nowMs + LATEST_AHEAD_MS).toISOString().slice(0, 10);
 	return {
 		ok: false,
-		reason: `${shown} is outside the accepted range, 1970-01-01 to ${latest} (one year from now)`,
+		reason: `${what} is outside the accepted range, 1970-01-01 to ${latest} (one year from now)`,
 	};
 }
 
@@ -32,16 +33,17 @@ function fromNumber(value: number, nowMs: number): TakenAtResult {
 
 /** ISO 8601 or SQL-style text ("2026-06-20 18:30") as luxon reads it; without an offset, in `timeZone`. */
 function fromDateText(text: string, timeZone: string, nowMs: number): TakenAtResult {
+	const quoted = `"${shown(text)}"`;
 	const options = { zone: timeZone, setZone: true };
 	let date = DateTime.fromISO(text, options);
 	if (date.invalidReason === 'unparsable') date = DateTime.fromSQL(text, options);
 	const value = wallClockToEpochMs(date);
-	if (value !== undefined) return inRange(value, `"${text}"`, nowMs);
+	if (value !== undefined) return inRange(value, quoted, nowMs);
 	if (date.invalidReason === 'unsupported zone')
 		return { ok: false, reason: `the workflow's time zone "${timeZone}" is unknown` };
 	if (date.invalidReason === 'unit out of range')
-		return { ok: false, reason: `"${text}" is not a valid date and time` };
-	return { ok: false, reason: `"${text}" is not a date` };
+		return { ok: false, reason: `${quoted} is not a valid date and time` };
+	return { ok: false, reason: `${quoted} is not a date` };
 }
 
 /**

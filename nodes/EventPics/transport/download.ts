@@ -1,6 +1,9 @@
 import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
+import { fileNameFromDisposition } from '../helpers/disposition';
+import { sanitizeFileName } from '../helpers/fileName';
 import { shownSize } from '../helpers/size';
+import { shown } from '../helpers/text';
 import type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
 import {
 	badRedirect,
@@ -25,7 +28,7 @@ const DOWNLOAD_IDLE_TIMEOUT_MS = 60_000;
 
 /** A file downloaded once into n8n's binary store. */
 export interface StoredDownload {
-	/** The address the file came from, after redirects. */
+	/** The address the file came from, after redirects (whole: for its file name, not to be shown). */
 	finalUrl: string;
 	binary: IBinaryData;
 	size: number;
@@ -45,19 +48,8 @@ function header(headers: Record<string, unknown>, name: string): string | undefi
 	return typeof value === 'string' ? value : undefined;
 }
 
-/** The file name of a Content-Disposition header (RFC 6266: filename* first, then filename). */
-function fileNameFromDisposition(disposition: string | undefined): string | undefined {
-	if (!disposition) return undefined;
-	const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(disposition);
-	if (extended) {
-		try {
-			return decodeURIComponent(extended[2].trim());
-		} catch {
-			// a malformed percent-encoding: fall back to the plain filename parameter
-		}
-	}
-	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(disposition);
-	return plain ? (plain[2] ?? plain[1]).trim() : undefined;
+function cleanName(raw: string | undefined): string | undefined {
+	return raw === undefined ? undefined : sanitizeFileName(raw) || undefined;
 }
 
 /** One GET, redirects not followed (each hop is checked by the caller). */
@@ -100,7 +92,8 @@ async function store(
 		};
 	}
 	const contentType = header(headers, 'content-type')?.split(';')[0].trim() || undefined;
-	const fileName = fileNameFromDisposition(header(headers, 'content-disposition'));
+	// cleaned before n8n keeps it with the stored file (a server may send a megabyte of it)
+	const fileName = cleanName(fileNameFromDisposition(header(headers, 'content-disposition')));
 	const watch = watchDownload(stream, limits.maxBytes, DOWNLOAD_IDLE_TIMEOUT_MS);
 	const overLimit = () =>
 		tooLarge(url, limits.maxBytes, `sent more; stopped after ${shownSize(watch.received)}`);
@@ -121,7 +114,7 @@ async function store(
 		: Buffer.from(binary.data, 'base64').length;
 	if (length !== undefined && size !== length)
 		return { ok: false, refusal: cutShort(url, size, length) };
-	return { ok: true, value: { finalUrl: url, binary, size, contentType, fileName } };
+	return { ok: true, value: { finalUrl: address.href, binary, size, contentType, fileName } };
 }
 
 /**
@@ -165,7 +158,7 @@ export async function downloadToStore(
 				ok: false,
 				refusal: badRedirect(
 					shownUrl(address),
-					`redirects to something that is not an address (${location.slice(0, 200)})`,
+					`redirects to something that is not an address (${shown(location)})`,
 				),
 			};
 		}

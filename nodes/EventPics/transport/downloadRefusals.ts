@@ -1,5 +1,6 @@
 import { internalHostReason } from '../helpers/address';
 import { shownSize } from '../helpers/size';
+import { capText, shown } from '../helpers/text';
 import { networkFailure } from './failures';
 
 export interface DownloadLimits {
@@ -17,13 +18,16 @@ export interface DownloadRefusal {
 const STOPPED = 'The server of the File URL stopped sending the file';
 const AGAIN = 'Run the workflow again; if it persists, check that server.';
 
-/** An address as shown in errors and output: without a user name or password it may carry. */
+/** Longest address shown in errors and output (a pre-signed address is rarely over 1500). */
+const MAX_SHOWN_URL = 2000;
+
+/** An address as shown in errors and output: without a user name or password it may carry, capped. */
 export function shownUrl(url: URL): string {
-	if (!url.username && !url.password) return url.href;
+	if (!url.username && !url.password) return capText(url.href, MAX_SHOWN_URL);
 	const copy = new URL(url.href);
 	copy.username = '';
 	copy.password = '';
-	return copy.href;
+	return capText(copy.href, MAX_SHOWN_URL);
 }
 
 /** n8n's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refused the address: its explanation. */
@@ -55,7 +59,7 @@ export function checkAddress(
 	const internal = limits.allowInternal ? undefined : internalHostReason(url.hostname);
 	if (!internal) return undefined;
 	return {
-		reason: `has a File URL ${hop}that points into an internal network: "${url.host}" is ${internal}`,
+		reason: `has a File URL ${hop}that points into an internal network: "${shown(url.host)}" is ${internal}`,
 		description:
 			'The URL source refuses internal addresses, so that a workflow or an AI agent cannot fetch files from this machine or its network. Use a public address, or turn on Options > "Allow Internal Addresses" (only for local set-ups you trust).',
 	};

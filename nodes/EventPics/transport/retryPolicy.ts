@@ -70,11 +70,15 @@ export function isRetryableNetworkCode(code: string | undefined): boolean {
 	return code !== undefined && RETRYABLE_NETWORK_CODES.has(code);
 }
 
+const MAX_RETRY_AFTER_TEXT = 64;
+
 /** Milliseconds asked for by a Retry-After header (delta seconds or an HTTP date), if readable. */
 export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
 	const text = Array.isArray(value) ? value[0] : value;
 	if (typeof text !== 'string' || text.trim() === '') return undefined;
 	const trimmed = text.trim();
+	// delta seconds or an HTTP date ("Sun, 06 Nov 1994 08:49:37 GMT"); anything longer is neither
+	if (trimmed.length > MAX_RETRY_AFTER_TEXT) return undefined;
 	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
 	const date = Date.parse(trimmed);
 	if (Number.isNaN(date)) return undefined;
