@@ -8,7 +8,8 @@ import type { RetryPolicy } from '../transport/retryPolicy';
 import { DEFAULT_RETRY_POLICY } from '../transport/retryPolicy';
 import type { CheckedCredential } from '../transport/credential';
 import { readCredential } from '../transport/credential';
-import { failureToError } from '../transport/errors';
+import type { ShownFailure } from '../transport/errors';
+import { failureToError, showFailure } from '../transport/errors';
 
 /** The EventPics account behind the credential's API key, for one execution. */
 export interface Account extends CheckedCredential {
@@ -23,6 +24,8 @@ export async function readAccount(
 ): Promise<Account> {
 	const { baseUrl, apiKey } = await readCredential(ctx);
 	let pending: Promise<Awaited<ReturnType<typeof listEvents>>> | undefined;
+	// a failed listing fails every item: its answer is cut and redacted once, not once per item
+	let shown: ShownFailure | undefined;
 	return {
 		baseUrl,
 		apiKey,
@@ -30,7 +33,8 @@ export async function readAccount(
 			pending ??= listEvents(ctx, baseUrl, policy);
 			const result = await pending;
 			if (result.value) return result.value;
-			throw failureToError(ctx.getNode(), result.failure!, {
+			shown ??= showFailure(result.failure!, apiKey);
+			throw failureToError(ctx.getNode(), shown, {
 				...result,
 				itemIndex,
 				secret: apiKey,

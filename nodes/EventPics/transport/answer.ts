@@ -54,8 +54,20 @@ export async function readAnswer(
 	}
 }
 
-/** The body as JSON when it is JSON, else as text ('' for none). */
-export function parseBody(bytes: Buffer): unknown {
+/**
+ * Largest error answer (a status other than 2xx) read as JSON. The service's Error object is a few
+ * hundred bytes; parsing megabytes of it is where a hostile answer costs seconds (250,000 keys took
+ * V8 about a second), so of a larger one only the start is kept, as text: an error shows nothing of
+ * it unless it is an S3-style XML error.
+ */
+const MAX_ERROR_JSON_BYTES = 64 * 1024;
+
+/** The body as JSON when it is JSON, else as text ('' for none); a large error answer stays text. */
+export function parseBody(bytes: Buffer, statusCode = 200): unknown {
+	const success = statusCode >= 200 && statusCode <= 299;
+	// only its start is ever looked at (an S3-style XML error)
+	if (!success && bytes.length > MAX_ERROR_JSON_BYTES)
+		return bytes.toString('utf8', 0, MAX_ERROR_JSON_BYTES);
 	const text = bytes.toString('utf8');
 	if (text.trim() === '') return '';
 	try {

@@ -1,7 +1,7 @@
 import { internalHostReason } from '../helpers/address';
 import { shownSize } from '../helpers/size';
 import { capText, shown } from '../helpers/text';
-import { networkFailure } from './failures';
+import { n8nSsrfBlock, networkFailure } from './failures';
 
 export interface DownloadLimits {
 	/** Allow loopback, private, link-local and other internal addresses (local set-ups only). */
@@ -28,19 +28,6 @@ export function shownUrl(url: URL): string {
 	copy.username = '';
 	copy.password = '';
 	return capText(copy.href, MAX_SHOWN_URL);
-}
-
-/** n8n's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refused the address: its explanation. */
-function n8nSsrfBlock(error: unknown): string | undefined {
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-		const { name, description } = current as { name?: unknown; description?: unknown };
-		if (name === 'SsrfBlockedIpError' || name === 'SsrfBlockedHostnameError') {
-			return typeof description === 'string' ? description : 'The address is restricted.';
-		}
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
 }
 
 /** A refusal when an address may not be fetched: not http(s), or internal without the option. */

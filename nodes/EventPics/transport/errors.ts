@@ -2,9 +2,10 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_BASE_URL } from '../helpers/baseUrl';
-import { capText, stepLabel } from './failures';
+import { capText } from '../helpers/text';
+import { stepLabel } from './failures';
 import type { Failure } from './types';
-import { redact, redactDeep } from './redact';
+import { redactCapped, redactDetails } from './redact';
 
 export interface FailureContext {
 	itemIndex?: number;
@@ -20,6 +21,9 @@ export interface FailureContext {
 /** Longest message and description of an error, and longest `details` (as JSON) kept from the service. */
 const MAX_ERROR_TEXT = 2000;
 const MAX_DETAILS_JSON = 4000;
+/** Longest `code` and `message` of the service shown. */
+const MAX_SERVICE_CODE = 100;
+const MAX_SERVICE_TEXT = 1000;
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
@@ -34,17 +38,16 @@ function refusedWaitText(context: FailureContext): string {
 	return ` EventPics asked to wait ${seconds(refused.askedMs)} before the next try (Retry-After), more than the ${seconds(refused.leftMs)} left of "Max Total Wait (Seconds)", so the node stopped at once instead of waiting.`;
 }
 
-/** The service's details, redacted and cut to a few KB. */
-function cappedDetails(details: unknown, secret: string | undefined): unknown {
-	const clean = redactDeep(details, secret);
-	const json = JSON.stringify(clean) ?? 'null';
-	return json.length <= MAX_DETAILS_JSON ? clean : capText(json, MAX_DETAILS_JSON);
-}
-
 function adviceFor(failure: Failure): string {
 	const status = failure.statusCode;
 	if (failure.redirectTo !== undefined) {
 		return `Check the Base URL in the EventPics credential: it must be the address of the EventPics API itself (${DEFAULT_BASE_URL}), not an address that forwards elsewhere.`;
+	}
+	if (failure.refusedAddress) {
+		return 'An upload address must use https:// (plain http:// only with a local http:// Base URL) and point outside this machine and its network, unless the Base URL is itself a local address or Options > "Allow Internal Addresses" is on. Check the Base URL in the EventPics credential: the EventPics API answers with its storage\'s https:// address.';
+	}
+	if (failure.networkCode === 'SSRF_BLOCKED') {
+		return "n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) blocked the connection. If this address is meant to be reached (a local set-up), allow it in N8N_SSRF_ALLOWED_IP_RANGES or N8N_SSRF_ALLOWED_HOSTNAMES.";
 	}
 	if (failure.tooLarge) {
 		return 'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.';
@@ -73,31 +76,59 @@ function adviceFor(failure: Failure): string {
 	return 'Run the workflow again; if it persists, contact EventPics support with the details above.';
 }
 
+/**
+ * What a failure shows: its message, and for an HTTP answer what the service said. Cut first, then
+ * redacted, so the work is a few KB whatever the answer's size; made once per answer, however many
+ * items it fails.
+ */
+export interface ShownFailure {
+	failure: Failure;
+	message: string;
+	response?: JsonObject;
+}
+
+export function showFailure(failure: Failure, secret?: string): ShownFailure {
+	const code =
+		failure.serviceCode === undefined
+			? undefined
+			: redactCapped(failure.serviceCode, MAX_SERVICE_CODE, secret);
+	const text =
+		failure.serviceMessage === undefined
+			? undefined
+			: redactCapped(failure.serviceMessage, MAX_SERVICE_TEXT, secret);
+	const said = text ? `: ${code ? `${code}: ` : ''}${text}` : '';
+	const sentence = `${failure.summary}${said}`;
+	const message = redactCapped(
+		sentence.endsWith('.') ? sentence.slice(0, -1) : sentence,
+		MAX_ERROR_TEXT,
+		secret,
+	);
+	if (failure.statusCode === undefined) return { failure, message };
+	const response: JsonObject = {
+		step: failure.step,
+		statusCode: failure.statusCode,
+		code: code || null,
+		message: text ?? stepLabel(failure.step),
+		details: redactDetails(failure.details, MAX_DETAILS_JSON, secret) as JsonObject,
+	};
+	return { failure, message, response };
+}
+
 /** Turns a transport failure into the error a user sees: what failed, how often, what to try. */
 export function failureToError(
 	node: INode,
-	failure: Failure,
+	failed: Failure | ShownFailure,
 	context: FailureContext = {},
 ): NodeApiError | NodeOperationError {
-	const { secret } = context;
-	const message = capText(redact(failure.summary.replace(/\.$/, ''), secret), MAX_ERROR_TEXT);
+	const shown = 'summary' in failed ? showFailure(failed, context.secret) : failed;
+	const { failure, message, response } = shown;
 	const description = capText(
 		`${adviceFor(failure)}${refusedWaitText(context)}${triedText(context)}`,
 		MAX_ERROR_TEXT,
 	);
-	if (failure.statusCode === undefined) {
+	if (response === undefined) {
 		return new NodeOperationError(node, message, { description, itemIndex: context.itemIndex });
 	}
-	const response: JsonObject = {
-		step: failure.step,
-		statusCode: failure.statusCode,
-		code: redact(failure.serviceCode ?? '', secret) || null,
-		message: capText(
-			redact(failure.serviceMessage ?? stepLabel(failure.step), secret),
-			MAX_ERROR_TEXT,
-		),
-		details: cappedDetails(failure.details, secret) as JsonObject,
-	};
 	return new NodeApiError(node, response, {
 		message,
 		description,

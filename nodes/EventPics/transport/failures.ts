@@ -3,14 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { formatBytes } from './answer';
 import type { Failure, HttpAnswer, Step } from './types';
 
-/** Longest text of the service taken into a message (the whole error stays a few KB). */
-const MAX_SERVICE_TEXT = 1000;
-
-/** `text` cut to `max` characters, with a note of how much was left out. */
-export function capText(text: string, max: number): string {
-	if (text.length <= max) return text;
-	return `${text.slice(0, max)}… (${text.length - max} more characters not shown)`;
-}
+/** Longest answer text searched for an S3-style XML error (such a document is a few hundred bytes). */
+const MAX_XML_TEXT = 64 * 1024;
 
 const STEP_LABEL: Record<Step, string> = {
 	geteventsandalbums: 'Listing the events (GET /geteventsandalbums)',
@@ -34,11 +28,32 @@ function findNetworkCode(error: unknown): string | undefined {
 	return undefined;
 }
 
+/** n8n's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refused the address: its explanation. */
+export function n8nSsrfBlock(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+		const { name, description } = current as { name?: unknown; description?: unknown };
+		if (name === 'SsrfBlockedIpError' || name === 'SsrfBlockedHostnameError') {
+			return typeof description === 'string' ? description : 'The address is restricted.';
+		}
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
 /**
  * A request that got no HTTP answer. Only the error code is kept: raw errors carry the request.
  * With `idleTimeoutMs`, a timeout is reported as a stall of that length.
  */
 export function networkFailure(step: Step, error: unknown, idleTimeoutMs?: number): Failure {
+	const blocked = n8nSsrfBlock(error);
+	if (blocked) {
+		return {
+			step,
+			networkCode: 'SSRF_BLOCKED',
+			summary: `${stepLabel(step)} was blocked by n8n's SSRF protection: ${blocked}`,
+		};
+	}
 	const networkCode = findNetworkCode(error) ?? 'NETWORK_ERROR';
 	const timedOut = networkCode === 'ECONNABORTED' || networkCode === 'ETIMEDOUT';
 	if (idleTimeoutMs !== undefined && timedOut) {
@@ -113,36 +128,34 @@ function readServiceError(body: unknown): { code?: string; message?: string; det
 			details: object.details,
 		};
 	}
-	const text = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : '';
+	const whole = Buffer.isBuffer(body)
+		? body.toString('utf8')
+		: typeof body === 'string'
+			? body
+			: '';
+	const text = whole.slice(0, MAX_XML_TEXT);
 	// Object storage answers with S3-style XML: <Error><Code>..</Code><Message>..</Message></Error>
 	const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1];
 	const message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1];
-	if (code !== undefined || message !== undefined) return { code, message };
-	if (text.trim().startsWith('{')) {
-		try {
-			return readServiceError(JSON.parse(text) as unknown);
-		} catch {
-			return {};
-		}
-	}
-	return {};
+	// Any other text (plain, HTML, JSON from the storage side) is not shown: an upload address may
+	// point somewhere else than a storage, and what answers there is nobody's business in an error.
+	return { code, message };
 }
 
-/** An HTTP answer whose status is not a success. */
+/**
+ * An HTTP answer whose status is not a success. What the service said is kept as it came: it may
+ * hold the key, so it is cut and redacted where it is shown (transport/errors.ts), never here.
+ */
 export function httpFailure(step: Step, answer: HttpAnswer, retryAfterMs?: number): Failure {
 	const service = readServiceError(answer.body);
-	const code = service.code === undefined ? undefined : capText(service.code, 100);
-	const text =
-		service.message === undefined ? undefined : capText(service.message, MAX_SERVICE_TEXT);
-	const said = text ? `: ${code ? `${code}: ` : ''}${text}` : '';
 	return {
 		step,
 		statusCode: answer.statusCode,
-		serviceCode: code,
-		serviceMessage: text,
+		serviceCode: service.code,
+		serviceMessage: service.message,
 		details: service.details,
 		retryAfterMs,
-		summary: `${stepLabel(step)} answered ${answer.statusCode}${said}`,
+		summary: `${stepLabel(step)} answered ${answer.statusCode}`,
 	};
 }
 

@@ -1,60 +1,140 @@
+import { capText } from '../helpers/text';
+import { secretForms } from './secretForms';
+
 export const REDACTED = '[redacted API key]';
 
-/** Shortest encoded form still replaced: shorter ones would blank out ordinary text. */
-const MIN_FORM_LENGTH = 6;
-
-/**
- * The key inside base64 text at any position: base64 of the key after 0, 1 or 2 other bytes, less
- * the characters that also depend on the bytes around it.
- */
-function base64Forms(secret: string): string[] {
-	const forms: string[] = [];
-	for (let offset = 0; offset < 3; offset++) {
-		const encoded = Buffer.from('\0'.repeat(offset) + secret, 'utf8').toString('base64');
-		// a base64 character holds 6 bits: keep those made of the key's bits only
-		const first = Math.ceil((8 * offset) / 6);
-		const end = Math.floor((8 * (offset + Buffer.byteLength(secret, 'utf8'))) / 6);
-		const core = encoded.slice(first, end);
-		forms.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
-	}
-	return forms;
+/** Replaces every form (longest first) by REDACTED: one search of the text per form. */
+function replaceForms(text: string, forms: string[]): string {
+	let result = text;
+	for (const form of forms) if (result.includes(form)) result = result.split(form).join(REDACTED);
+	return result;
 }
 
-/** Every form the key may take in what a server sends back: raw, JSON-escaped, URL-encoded, base64. */
-function secretForms(secret: string): string[] {
-	const json = JSON.stringify(secret).slice(1, -1);
-	const forms = new Set([
-		secret,
-		json,
-		JSON.stringify(json).slice(1, -1),
-		encodeURIComponent(secret),
-		encodeURIComponent(secret).replace(/%20/g, '+'),
-		...base64Forms(secret),
-	]);
-	// the key itself always; its encoded forms only when long enough not to match ordinary text
-	const encoded = [...forms].filter((form) => form !== secret && form.length >= MIN_FORM_LENGTH);
-	return [secret, ...encoded].sort((a, b) => b.length - a.length);
+const BASE64_CHAR = /[A-Za-z0-9+/=_-]/;
+
+/**
+ * The text with line breaks inside base64 blocks removed (MIME wraps base64 every 76 characters,
+ * PEM every 64), so that the key's base64 is found across a break. One pass, no backtracking.
+ */
+function joinWrappedBase64(text: string): string {
+	if (!text.includes('\n')) return text;
+	const parts: string[] = [];
+	let from = 0;
+	for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+		const end = at > 0 && text[at - 1] === '\r' ? at - 1 : at;
+		if (end > 0 && BASE64_CHAR.test(text[end - 1]) && BASE64_CHAR.test(text[at + 1] ?? '')) {
+			parts.push(text.slice(from, end));
+			from = at + 1;
+		}
+	}
+	parts.push(text.slice(from));
+	return parts.join('');
+}
+
+/** The text with every form of the key replaced, base64 across line breaks included. */
+function redactWith(text: string, forms: string[]): string {
+	const redacted = replaceForms(text, forms);
+	const joined = joinWrappedBase64(redacted);
+	return joined === redacted ? redacted : replaceForms(joined, forms);
 }
 
 /** `text` with every occurrence of `secret`, in any of its forms, replaced. */
 export function redact(text: string, secret: string | undefined): string {
-	if (!secret) return text;
-	let result = text;
-	for (const form of secretForms(secret)) result = result.split(form).join(REDACTED);
-	return result;
+	return secret ? redactWith(text, secretForms(secret)) : text;
 }
 
 /**
- * A copy of `value` with the key redacted from every string and property name, at most `depth`
- * levels deep (deeper levels become a note).
+ * Where to cut `text` near `max` so that no form of the key is cut in two (a half key would escape
+ * redaction): before any form that starts before `max` and ends after it.
  */
-export function redactDeep(value: unknown, secret: string | undefined, depth = 8): unknown {
-	if (typeof value === 'string') return redact(value, secret);
-	if (value === null || typeof value !== 'object') return value ?? null;
-	if (depth <= 0) return '[nested too deep]';
-	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, secret, depth - 1));
-	const copy: Record<string, unknown> = {};
-	for (const [key, entry] of Object.entries(value))
-		copy[redact(key, secret)] = redactDeep(entry, secret, depth - 1);
-	return copy;
+function safeCut(text: string, max: number, forms: string[]): number {
+	let cut = max;
+	for (let moved = true; moved;) {
+		moved = false;
+		for (const form of forms) {
+			const from = Math.max(0, cut - form.length + 1);
+			const at = text.slice(from, cut + form.length - 1).indexOf(form);
+			if (at !== -1 && from + at < cut) {
+				cut = from + at;
+				moved = true;
+			}
+		}
+	}
+	return cut;
+}
+
+/**
+ * `text` cut to `max` characters (with a note of how many were left out), then the key redacted in
+ * what is kept. Only the start of a long text is ever searched, so the work is bounded by `max`
+ * whatever the size of the text; the cut never splits a form of the key.
+ */
+export function redactCapped(text: string, max: number, secret: string | undefined): string {
+	if (!secret) return capText(text, max);
+	const forms = secretForms(secret);
+	// enough beyond the cut to see a form that crosses it, also when base64 is wrapped over lines
+	const window = text.length <= max ? text : text.slice(0, max + 4 * forms[0].length + 8);
+	const joined = window.length < text.length ? joinWrappedBase64(window) : window;
+	if (joined.length <= max && window.length === text.length) return redactWith(joined, forms);
+	const cut = safeCut(joined, Math.min(max, joined.length), forms);
+	const shown = redactWith(joined.slice(0, cut), forms);
+	return `${shown}… (${text.length - cut} more characters not shown)`;
+}
+
+/**
+ * The JSON text of `value`, but never much longer than `max` characters: the walk stops once that
+ * much is written, so a 250,000-key object costs no more than a small one. `complete` is false when
+ * it stopped early. Deeper than `depth` levels, values are written as "[nested too deep]".
+ */
+export function boundedJson(
+	value: unknown,
+	max: number,
+	depth = 8,
+): { text: string; complete: boolean } {
+	const parts: string[] = [];
+	let length = 0;
+	const write = (part: string) => {
+		parts.push(part);
+		length += part.length;
+		return length <= max;
+	};
+	const walk = (node: unknown, level: number): boolean => {
+		if (typeof node === 'string') return write(JSON.stringify(node.slice(0, max + 1)));
+		if (node === null || typeof node !== 'object') return write(JSON.stringify(node) ?? 'null');
+		if (level >= depth) return write('"[nested too deep]"');
+		const array = Array.isArray(node);
+		if (!write(array ? '[' : '{')) return false;
+		let first = true;
+		for (const key in node) {
+			if (!Object.prototype.hasOwnProperty.call(node, key)) continue;
+			if (!first && !write(',')) return false;
+			first = false;
+			if (!array && !write(`${JSON.stringify(key.slice(0, max + 1))}:`)) return false;
+			if (!walk((node as Record<string, unknown>)[key], level + 1)) return false;
+		}
+		return write(array ? ']' : '}');
+	};
+	const complete = walk(value, 0);
+	return { text: parts.join(''), complete };
+}
+
+/**
+ * The service's `details` for an error: as they are (key redacted) when their JSON fits in
+ * `maxJson` characters, else their JSON text cut to that and redacted. Bounded work at any size.
+ */
+export function redactDetails(
+	value: unknown,
+	maxJson: number,
+	secret: string | undefined,
+): unknown {
+	const json = boundedJson(value ?? null, maxJson);
+	if (json.complete && json.text.length <= maxJson) {
+		const text = secret ? redactWith(json.text, secretForms(secret)) : json.text;
+		try {
+			return JSON.parse(text) as unknown;
+		} catch {
+			// a form of the key that spanned JSON syntax: keep the redacted text
+			return text;
+		}
+	}
+	return redactCapped(json.text, maxJson, secret);
 }

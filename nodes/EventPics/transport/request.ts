@@ -99,7 +99,7 @@ export async function callApi(ctx: EventPicsContext, call: ApiCall): Promise<Res
 			return { ok: false, failure: deadlineFailure(step, timeoutMs) };
 		return { ok: false, failure: networkFailure(step, read.error) };
 	}
-	return { ok: true, value: { statusCode, headers, body: parseBody(read.bytes) } };
+	return { ok: true, value: { statusCode, headers, body: parseBody(read.bytes, statusCode) } };
 }
 
 /** Largest answer of the storage to a PUT read (an S3 error document is a few hundred bytes). */

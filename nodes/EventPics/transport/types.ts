@@ -20,17 +20,22 @@ export interface Failure {
 	statusCode?: number;
 	/** Node.js network error code such as ECONNRESET, when no HTTP answer came. */
 	networkCode?: string;
-	/** `code` and `message` of the service's Error object (400/401), or the storage's XML error. */
+	/**
+	 * `code` and `message` of the service's Error object (400/401), or the storage's XML error, as
+	 * they came (uncut, unredacted): shown only through transport/errors.ts.
+	 */
 	serviceCode?: string;
 	serviceMessage?: string;
 	details?: unknown;
 	/** A redirect's target origin (never its path or query), null when it named none. */
 	redirectTo?: string | null;
+	/** getuploadurl answered with an address the node does not send files to (see uploadAddress.ts). */
+	refusedAddress?: boolean;
 	/** The answer was larger than the node reads from that call. */
 	tooLarge?: boolean;
 	/** Wait asked for by a Retry-After header, in milliseconds. */
 	retryAfterMs?: number;
-	/** One sentence describing the failure. */
+	/** One sentence describing the failure (what the service said is added where it is shown). */
 	summary: string;
 }
 

@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { requestUploadUrl } from './api';
 import { sendAnonymous, successOrFailure } from './request';
+import { refusedUploadAddress } from './uploadAddress';
 import type { RetryPolicy } from './retryPolicy';
 import type { EventPicsContext } from './types';
 import type { AttemptOutcome, RetryResult } from './retryLoop';
@@ -17,6 +18,8 @@ export interface UploadSpec {
 	takenAt?: number;
 	contentType: string;
 	size: number;
+	/** Allow Internal Addresses: the upload address may be internal though the Base URL is not. */
+	allowInternal?: boolean;
 	/** Opens the body anew for each try: a stream is spent once sent. */
 	openBody: () => Promise<UploadBody>;
 }
@@ -78,6 +81,8 @@ export async function uploadFile(
 				return { failure: signed.failure, retry: isTransient(signed.failure) };
 			}
 			signals.succeeded(Date.now() - askedAt);
+			const refused = refusedUploadAddress(signed.value, baseUrl, spec.allowInternal === true);
+			if (refused) return { failure: refused, retry: false };
 			uploadUrl = signed.value;
 			issuedAt = Date.now();
 		}

@@ -1,4 +1,4 @@
-import { redact, redactDeep, REDACTED } from '../../../nodes/EventPics/transport/redact';
+import { redact, redactDetails, REDACTED } from '../../../nodes/EventPics/transport/redact';
 
 /** The key in base64 at every byte offset, with text before and after it, and in its other encodings. */
 describe('redact', () => {
@@ -29,7 +29,7 @@ describe('redact', () => {
 
 	it('walks details: values and property names, at any depth up to 8', () => {
 		const details = { [KEY]: [{ deep: { sent: KEY } }], note: 'fine' };
-		const clean = JSON.stringify(redactDeep(details, KEY));
+		const clean = JSON.stringify(redactDetails(details, 4000, KEY));
 		expect(clean).not.toContain('0123456789');
 		expect(clean).toContain('fine');
 	});

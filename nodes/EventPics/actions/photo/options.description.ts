@@ -39,8 +39,7 @@ const allowOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether the File URL may point to this machine or a private network (localhost, 127.0.0.1, 10.x, 192.168.x, 169.254.x, fc00::/7, ...). Off by default so that a workflow or an AI agent cannot fetch internal files; turn on only for local set-ups you trust.',
-		displayOptions: { show: { '/source': ['url'] } },
+			'Whether the File URL, and the upload address EventPics answers with, may point to this machine or a private network (localhost, 127.0.0.1, 10.x, 192.168.x, 169.254.x, fc00::/7, ...). Off by default so that a workflow or an AI agent cannot fetch internal files and no file goes to an internal address; turn on only for local set-ups you trust. An upload address may be internal anyway when the Base URL is.',
 	},
 ];
 

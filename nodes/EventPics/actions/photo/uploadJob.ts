@@ -164,6 +164,7 @@ async function uploadInspected(
 			takenAt,
 			contentType: named.contentType,
 			size: source.size,
+			allowInternal: options.allowInternalAddresses === true,
 			openBody: bodyOpener(source, inspection),
 		},
 		retryPolicyFrom(options),

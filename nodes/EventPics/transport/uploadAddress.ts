@@ -1,0 +1,44 @@
+import { internalHostReason } from '../helpers/address';
+import { shown } from '../helpers/text';
+import { stepLabel } from './failures';
+import type { Failure } from './types';
+
+/**
+ * Why the node will not send a file to the upload address `getuploadurl` answered, or undefined
+ * when it may. The URL source's rules, measured against the Base URL: plain http:// only when the
+ * Base URL is itself plain http:// (which the credential allows for loopback only); an internal
+ * address (loopback, private, link-local and cloud metadata, *.internal, ...) only when the Base
+ * URL is internal too or `allowInternal` is on. A refused address gets no request at all.
+ */
+export function refusedUploadAddress(
+	uploadUrl: string,
+	baseUrl: string,
+	allowInternal: boolean,
+): Failure | undefined {
+	let target: URL;
+	try {
+		target = new URL(uploadUrl);
+	} catch {
+		return refusal('it is not an address');
+	}
+	if (target.protocol !== 'https:' && target.protocol !== 'http:')
+		return refusal(`"${shown(target.protocol)}" is not http(s)`);
+	const base = new URL(baseUrl);
+	const origin = `"${shown(target.origin)}"`;
+	if (target.protocol === 'http:' && base.protocol !== 'http:')
+		return refusal(`${origin} uses plain http://, so the file would travel unencrypted`);
+	const internal = internalHostReason(target.hostname);
+	if (internal && !allowInternal && !internalHostReason(base.hostname))
+		return refusal(
+			`${origin} points into an internal network: "${shown(target.host)}" is ${internal}`,
+		);
+	return undefined;
+}
+
+function refusal(why: string): Failure {
+	return {
+		step: 'getuploadurl',
+		refusedAddress: true,
+		summary: `${stepLabel('getuploadurl')} answered with an upload address the node does not send files to: ${why}. Nothing was sent there.`,
+	};
+}
