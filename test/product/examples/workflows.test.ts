@@ -8,6 +8,16 @@ import { example } from './run-example';
 const { EXAMPLES, FOLDER } = require('../../tools/examples/examples');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { EMULATOR_CREDENTIAL } = require('../../tools/n8n-app/n8n');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { SEED } = require('../../tools/emulator/seed');
+
+interface SeedAccount {
+	events: Array<{
+		linkId: string;
+		title: string;
+		albums?: Array<{ id?: string; albumId?: string }>;
+	}>;
+}
 
 const names: string[] = EXAMPLES.map((entry: { name: string }) => entry.name);
 /** Parameters n8n adds to a node when it offers it as an AI tool (n8n 2.41 convertNodeToAiTool). */
@@ -49,6 +59,28 @@ describe('the example workflows', () => {
 				expect(
 					Object.keys(node.parameters).filter((parameter) => !allowed.includes(parameter)),
 				).toEqual([]);
+			}
+		},
+	);
+
+	it.each(names)(
+		'%s: ships without an event or album, so the user picks them from their own list',
+		(name) => {
+			const shipped = example(name, { shipped: true });
+			const uploads = shipped.nodes.filter((node) => node.type === NODE_TYPE);
+			for (const node of uploads) {
+				expect([node.parameters.event, node.parameters.album]).toEqual([
+					{ __rl: true, mode: 'list', value: '' },
+					{ __rl: true, mode: 'list', value: '' },
+				]);
+			}
+			// nothing of the emulator's accounts: no link ID, event title or album id of its seed
+			const text = readFileSync(join(FOLDER, `${name}.json`), 'utf8');
+			for (const event of SEED.accounts.flatMap((account: SeedAccount) => account.events)) {
+				expect(text).not.toContain(event.linkId);
+				expect(text).not.toContain(JSON.stringify(event.title).slice(1, -1));
+				for (const album of event.albums ?? [])
+					expect(text).not.toContain(`"${album.id ?? album.albumId}"`);
 			}
 		},
 	);

@@ -28,6 +28,7 @@ const { startEmulator } = require('../emulator');
 const { ensureN8n } = require('./install');
 const { installIntoUserFolder } = require('./community-install');
 const n8n = require('./n8n');
+const { EMULATOR_TARGET } = require('../examples/examples');
 const paths = require('./paths');
 
 const SAMPLES = path.join(paths.REPO_ROOT, 'test', 'fixtures', 'samples');
@@ -141,7 +142,9 @@ async function main() {
 			const workflowFile = path.join(work, 'booth.json');
 			fs.writeFileSync(
 				workflowFile,
-				JSON.stringify(n8n.loadExample('photo-booth-folder', { boothFolder: booth })),
+				JSON.stringify(
+					n8n.loadExample('photo-booth-folder', { boothFolder: booth, target: EMULATOR_TARGET }),
+				),
 			);
 			await n8n.mustRun(['import:workflow', `--input=${workflowFile}`], env);
 		});
@@ -205,7 +208,7 @@ async function main() {
 			assert.equal(emulator.uploads.length, PHOTOS.length);
 		});
 
-		const form = n8n.loadExample('form-to-album');
+		const form = n8n.loadExample('form-to-album', { target: EMULATOR_TARGET });
 		await timed('form example imported and published', async () => {
 			const workflowFile = path.join(work, 'form.json');
 			fs.writeFileSync(workflowFile, JSON.stringify(form));
