@@ -33,7 +33,7 @@ export const albumLocator: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	description:
-		'The album of the chosen event to upload into. Choose "No album" in the list (or leave By ID empty) to upload without an album, as EventPics allows. Changing the event empties this field.',
+		'The album of the chosen event; empty ("No album") uploads into the event itself. Changing the event empties this field.',
 	// the editor empties a picked album when the event changes (n8n resets a resource locator
 	// whose dependencies change), so an album of the previous event cannot stay behind
 	typeOptions: { loadOptionsDependsOn: ['event.value'] },

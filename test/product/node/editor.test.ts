@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { MAX_LISTED, namedList } from '../../../nodes/EventPics/helpers/naming';
@@ -88,6 +88,31 @@ describe('the node and credential as the editor shows them', () => {
 		expect(results[0]).toEqual({ name: mode('album', 'list').placeholder, value: '' });
 		expect(mode('album', 'list').placeholder).toBe('No album (upload into the event itself)');
 		expect(mode('event', 'id').placeholder).toBe('e.g. hx7Kq2');
+	});
+
+	it('every tooltip is one or two sentences (the details are in the README)', () => {
+		const tooltips: Array<[string, string]> = [];
+		const walk = (properties: INodeProperties[], path: string) => {
+			for (const property of properties) {
+				const name = `${path}${property.displayName}`;
+				if (property.description) tooltips.push([name, property.description]);
+				for (const option of (property.options ?? []) as Array<Record<string, unknown>>) {
+					if (typeof option.description === 'string')
+						tooltips.push([`${name} > ${String(option.name)}`, option.description]);
+				}
+				if (property.type === 'collection')
+					walk(property.options as INodeProperties[], `${name} > `);
+			}
+		};
+		walk(description.properties, '');
+		const sentences = (text: string) =>
+			text
+				.replace(/e\.g\./g, 'eg')
+				.split(/[.!?](?:\s|$)/)
+				.filter((part) => part.trim() !== '').length;
+		const long = tooltips.filter(([, text]) => sentences(text) > 2 || text.length > 200);
+		expect(long).toEqual([]);
+		expect(tooltips.length).toBeGreaterThan(30);
 	});
 
 	it('the credential shows a notice under Base URL while it starts with http://', () => {
