@@ -96,7 +96,7 @@ describe('the node and credential as the editor shows them', () => {
 			for (const property of properties) {
 				const name = `${path}${property.displayName}`;
 				if (property.description) tooltips.push([name, property.description]);
-				for (const option of (property.options ?? []) as Array<Record<string, unknown>>) {
+				for (const option of (property.options ?? []) as unknown as Array<Record<string, unknown>>) {
 					if (typeof option.description === 'string')
 						tooltips.push([`${name} > ${String(option.name)}`, option.description]);
 				}

@@ -110,6 +110,14 @@ async function main() {
 				const tool = types.find((t) => t.name === 'n8n-nodes-eventpics.eventPicsTool');
 				assert.ok(node, 'n8n did not load n8n-nodes-eventpics.eventPics');
 				assert.ok(tool, 'n8n did not make the AI tool variant n8n-nodes-eventpics.eventPicsTool');
+				// what the test harness's toolVariant() redoes (test/tools/engine/ai-tool.js): n8n
+				// adds nothing to a node with its own toolDescription, and takes away no parameter
+				assert.deepEqual(
+					tool.properties.map((/** @type {any} */ p) => p.name),
+					node.properties.map((/** @type {any} */ p) => p.name),
+					'n8n changed the parameters of the tool variant',
+				);
+				assert.deepEqual([tool.inputs, tool.outputs], [[], ['ai_tool']]);
 				const known = (/** @type {any} */ type) =>
 					new Set(type.properties.map((/** @type {any} */ p) => p.name));
 				for (const [example, type] of [
