@@ -300,7 +300,7 @@ describe('random inputs built from tricky pieces', () => {
 	// Media-type-like strings: some whitespace, a known type with random letter case (sometimes cut
 	// short or glued to a piece), then a separator and parameters.
 	function buildType(next: () => number): string {
-		const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
+		const pick = <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
 		let type = pick(knownTypes);
 		type = [...type].map((c) => (next() < 0.3 ? c.toUpperCase() : c)).join('');
 		if (next() < 0.1) type = type.slice(0, Math.floor(next() * type.length));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import type { INodeProperties } from 'n8n-workflow';
 
-import { credentialTypes, NODE_TYPE, nodeTypes } from '../node/fixture';
+import { credentialTypes, NODE_TYPE, nodeTypes } from '../node/fixture.cts';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

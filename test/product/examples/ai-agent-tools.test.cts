@@ -6,9 +6,9 @@ import { join } from 'node:path';
 
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import type { Emulator } from '../node/fixture';
-import { credentialTypes, NODE_TYPE, nodeTypes, startEmulator } from '../node/fixture';
-import { example, nodeNamed } from './run-example';
+import type { Emulator } from '../node/fixture.cts';
+import { credentialTypes, NODE_TYPE, nodeTypes, startEmulator } from '../node/fixture.cts';
+import { example, nodeNamed } from './run-example.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');

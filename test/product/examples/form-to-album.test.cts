@@ -4,9 +4,9 @@ import { join } from 'node:path';
 
 import type { IBinaryKeyData } from 'n8n-workflow';
 
-import type { Emulator } from '../node/fixture';
-import { startEmulator } from '../node/fixture';
-import { example, nodeNamed, runExample, storedFile } from './run-example';
+import type { Emulator } from '../node/fixture.cts';
+import { startEmulator } from '../node/fixture.cts';
+import { example, nodeNamed, runExample, storedFile } from './run-example.cts';
 
 const SAMPLES = join(__dirname, '..', '..', 'fixtures', 'samples');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Emulator } from '../node/fixture';
-import { shortenDedupePause, startEmulator } from '../node/fixture';
-import { clearDedupStore, example, nodeNamed, runExample, storedFile } from './run-example';
+import type { Emulator } from '../node/fixture.cts';
+import { shortenDedupePause, startEmulator } from '../node/fixture.cts';
+import { clearDedupStore, example, nodeNamed, runExample, storedFile } from './run-example.cts';
 
 const SAMPLES = join(__dirname, '..', '..', 'fixtures', 'samples');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');

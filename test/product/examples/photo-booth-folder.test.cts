@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 
-import type { Emulator } from '../node/fixture';
-import { shortenDedupePause, startEmulator } from '../node/fixture';
+import type { Emulator } from '../node/fixture.cts';
+import { shortenDedupePause, startEmulator } from '../node/fixture.cts';
 import {
 	clearDedupStore,
 	example,
@@ -11,7 +11,7 @@ import {
 	runExample,
 	STAND_IN_MESSAGE,
 	storedFile,
-} from './run-example';
+} from './run-example.cts';
 
 const SAMPLES = join(__dirname, '..', '..', 'fixtures', 'samples');
 const PHOTOS = [

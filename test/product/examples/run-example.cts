@@ -15,8 +15,8 @@ import type {
 	IPinData,
 } from 'n8n-workflow';
 
-import type { Emulator } from '../node/fixture';
-import { credentialTypes, NODE_TYPE, nodeTypes } from '../node/fixture';
+import type { Emulator } from '../node/fixture.cts';
+import { credentialTypes, NODE_TYPE, nodeTypes } from '../node/fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');

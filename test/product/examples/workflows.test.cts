@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { NODE_TYPE, nodeTypes } from '../node/fixture';
-import { example } from './run-example';
+import { NODE_TYPE, nodeTypes } from '../node/fixture.cts';
+import { example } from './run-example.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { EXAMPLES, FOLDER } = require('../../tools/examples/examples');

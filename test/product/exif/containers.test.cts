@@ -1,6 +1,6 @@
 /** JPEG segment walking and PNG chunk walking, on synthetic files. */
 import { bufferSource, readCaptureTime } from '../../../nodes/EventPics/helpers/exif';
-import { ascii, buildJpeg, buildPng, buildTiff, chunk, concat, JFIF, segment, T } from './build';
+import { ascii, buildJpeg, buildPng, buildTiff, chunk, concat, JFIF, segment, T } from './build.cts';
 
 const tiff = buildTiff('II', [], [{ tag: T.DateTimeOriginal, value: '2020:01:02 03:04:05' }]);
 const other = buildTiff('II', [], [{ tag: T.DateTimeOriginal, value: '1999:01:02 03:04:05' }]);

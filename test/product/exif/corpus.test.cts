@@ -4,7 +4,7 @@ import {
 	type ExifCaptureTime,
 	readCaptureTime,
 } from '../../../nodes/EventPics/helpers/exif';
-import { CORPUS_FILES, corpusFile, streamOf } from './corpus';
+import { CORPUS_FILES, corpusFile, streamOf } from './corpus.cts';
 
 const DTO = 'DateTimeOriginal';
 const EXPECTED: Record<string, ExifCaptureTime | undefined> = {

@@ -15,7 +15,7 @@ import {
 	type ExifCaptureTime,
 	readCaptureTime,
 } from '../../../nodes/EventPics/helpers/exif';
-import { CORPUS_DIR, CORPUS_FILES, corpusFile, streamOf } from './corpus';
+import { CORPUS_DIR, CORPUS_FILES, corpusFile, streamOf } from './corpus.cts';
 
 const TAGS = [
 	'DateTimeOriginal',

@@ -1,7 +1,7 @@
 /** HEIF/AVIF (ISO BMFF): finding the Exif item through meta, iinf, iloc and idat, on synthetic files. */
 import { bufferSource, readCaptureTime, streamSource } from '../../../nodes/EventPics/helpers/exif';
-import { ascii, be32, box, buildHeif, buildTiff, concat, T } from './build';
-import { chunked } from './corpus';
+import { ascii, be32, box, buildHeif, buildTiff, concat, T } from './build.cts';
+import { chunked } from './corpus.cts';
 
 const tiff = buildTiff(
 	'MM',

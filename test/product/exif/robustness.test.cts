@@ -1,6 +1,6 @@
 /** Damaged data never throws, never loops: every truncation and thousands of random corruptions of the corpus. */
 import { type ByteSource, readCaptureTime } from '../../../nodes/EventPics/helpers/exif';
-import { CORPUS_FILES, corpusFile } from './corpus';
+import { CORPUS_FILES, corpusFile } from './corpus.cts';
 
 const SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?$/;
 

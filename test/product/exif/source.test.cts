@@ -10,8 +10,8 @@ import {
 	readCaptureTime,
 	streamSource,
 } from '../../../nodes/EventPics/helpers/exif';
-import { buildJpeg, buildTiff, concat, JFIF, segment, T } from './build';
-import { chunked, corpusFile } from './corpus';
+import { buildJpeg, buildTiff, concat, JFIF, segment, T } from './build.cts';
+import { chunked, corpusFile } from './corpus.cts';
 
 const bytes = Uint8Array.from({ length: 100 }, (_, i) => i);
 const text = (data: Uint8Array) => Array.from(data).join(',');

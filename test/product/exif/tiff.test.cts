@@ -1,6 +1,6 @@
 /** Tag choice and IFD walking, on synthetic TIFF structures (as TIFF files and inside JPEG APP1). */
 import { bufferSource, readCaptureTime } from '../../../nodes/EventPics/helpers/exif';
-import { buildJpeg, buildTiff, concat, type Entry, T } from './build';
+import { buildJpeg, buildTiff, concat, type Entry, T } from './build.cts';
 
 const read = async (bytes: Uint8Array) => await readCaptureTime(bufferSource(bytes));
 

@@ -1,8 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
-import type { Emulator } from './fixture';
-import { binaryFromBuffer, fromList, maxOverlap, runEventPics, startEmulator } from './fixture';
+import type { Emulator } from './fixture.cts';
+import { binaryFromBuffer, fromList, maxOverlap, runEventPics, startEmulator } from './fixture.cts';
 
 const upload = (options: INodeParameters) => ({
 	resource: 'photo',

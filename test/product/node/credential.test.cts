@@ -1,5 +1,5 @@
-import type { Emulator } from './fixture';
-import { credentialTypes, startEmulator, testCredential } from './fixture';
+import type { Emulator } from './fixture.cts';
+import { credentialTypes, startEmulator, testCredential } from './fixture.cts';
 
 describe('EventPics API credential: Test connection', () => {
 	let emu: Emulator;

@@ -6,8 +6,8 @@ import { Readable } from 'node:stream';
 import type { IBinaryData } from 'n8n-workflow';
 
 import { DATABASE_READ_LIMIT_BYTES } from '../../../nodes/EventPics/helpers/binaryMode';
-import type { Emulator } from './fixture';
-import { shortenDedupePause, runEventPics, startEmulator, uploadParameters } from './fixture';
+import type { Emulator } from './fixture.cts';
+import { shortenDedupePause, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Emulator } from './fixture';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture';
+import type { Emulator } from './fixture.cts';
+import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { clearDedupStore } = require('../../tools/engine');

@@ -3,7 +3,7 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { MAX_LISTED, namedList } from '../../../nodes/EventPics/helpers/naming';
 import { createNodeTypes } from '../../tools/engine/node-types';
-import type { Emulator } from './fixture';
+import type { Emulator } from './fixture.cts';
 import {
 	credentialTypes,
 	NODE_TYPE,
@@ -11,7 +11,7 @@ import {
 	runEventPics,
 	startEmulator,
 	uploadParameters,
-} from './fixture';
+} from './fixture.cts';
 
 /** What the editor shows around the node: canvas subtitle, credential notice, n8n's Custom API Call. */
 describe('the node and credential as the editor shows them', () => {

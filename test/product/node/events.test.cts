@@ -1,5 +1,5 @@
-import type { Emulator } from './fixture';
-import { byId, fromList, runEventPics, startEmulator } from './fixture';
+import type { Emulator } from './fixture.cts';
+import { byId, fromList, runEventPics, startEmulator } from './fixture.cts';
 
 describe('Event and Album operations in the real engine', () => {
 	let emu: Emulator;

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 import { DEFAULT_RETRY_POLICY } from '../../../nodes/EventPics/transport/retryPolicy';
-import type { Emulator } from './fixture';
-import { binaryFromBuffer, fromList, runEventPics, startEmulator } from './fixture';
+import type { Emulator } from './fixture.cts';
+import { binaryFromBuffer, fromList, runEventPics, startEmulator } from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -15,7 +15,7 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
  * The back-off base delay is set to 20 ms here (jest.replaceProperty, restored after the test): the
  * schedule (doubling, jitter, caps, attempts) is the node's own, only shorter, so the run does not
  * sleep through ~15 s of real 500 ms-based back-off. The waits themselves are tested in
- * test/product/unit/retry.test.ts and test/product/security/waits-and-sizes.test.ts.
+ * test/product/unit/retry.test.cts and test/product/security/waits-and-sizes.test.cts.
  */
 describe('fault run: 300 uploads under 429, 500, resets and expired addresses', () => {
 	let emu: Emulator;

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Emulator } from './fixture';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture';
-import type { FileHost } from './fileHost';
-import { serve, startFileHost } from './fileHost';
+import type { Emulator } from './fixture.cts';
+import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import type { FileHost } from './fileHost.cts';
+import { serve, startFileHost } from './fileHost.cts';
 
 const sample = (name: string) =>
 	readFileSync(join(__dirname, '..', '..', 'fixtures', 'samples', name));

@@ -119,7 +119,7 @@ export const uploadParameters = (extra: object = {}) => ({
 /**
  * For test files whose runs race no other worker: the end-of-run check of Skip Files Uploaded Before
  * pauses 20 ms between its rounds instead of 1 s (restored after each test). The rounds, the keys and
- * every assertion stay as they are; dedupeWorkers.test.ts, which races a writer, keeps the real pause.
+ * every assertion stay as they are; dedupeWorkers.test.cts, which races a writer, keeps the real pause.
  */
 export function shortenDedupePause(): void {
 	let replaced: { restore: () => void } | undefined;

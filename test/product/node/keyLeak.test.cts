@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import type { Emulator, RunResult } from './fixture';
+import type { Emulator, RunResult } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	callListSearch,
@@ -11,7 +11,7 @@ import {
 	runEventPics,
 	startEmulator,
 	uploadParameters,
-} from './fixture';
+} from './fixture.cts';
 
 const upload = uploadParameters;
 const photo = () => ({

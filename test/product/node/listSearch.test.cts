@@ -1,4 +1,4 @@
-import type { Emulator } from './fixture';
+import type { Emulator } from './fixture.cts';
 import {
 	byId,
 	callListSearch,
@@ -6,7 +6,7 @@ import {
 	NODE_TYPE,
 	nodeTypes,
 	startEmulator,
-} from './fixture';
+} from './fixture.cts';
 
 describe("dropdowns (list search) through n8n-core's LoadOptionsContext", () => {
 	let emu: Emulator;

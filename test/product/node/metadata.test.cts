@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
-import type { Emulator } from './fixture';
-import { binaryFromFile, binaryFromBuffer, fromList, runEventPics, startEmulator, uploadParameters } from './fixture';
+import type { Emulator } from './fixture.cts';
+import { binaryFromFile, binaryFromBuffer, fromList, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
 
 const corpus = (name: string) => join(__dirname, '..', '..', 'fixtures', 'exif', name);
 

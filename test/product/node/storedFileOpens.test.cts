@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
-import type { Emulator } from './fixture';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture';
+import type { Emulator } from './fixture.cts';
+import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');

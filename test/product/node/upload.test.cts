@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { Emulator } from './fixture';
-import { binaryFromBuffer, binaryFromFile, byId, fromList, inlineBinary, runEventPics, startEmulator, uploadParameters } from './fixture';
+import type { Emulator } from './fixture.cts';
+import { binaryFromBuffer, binaryFromFile, byId, fromList, inlineBinary, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import type { Emulator } from './fixture';
+import type { Emulator } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	byId,
@@ -8,7 +8,7 @@ import {
 	runEventPics,
 	startEmulator,
 	uploadParameters,
-} from './fixture';
+} from './fixture.cts';
 
 const upload = uploadParameters;
 const photo = (fileName = 'p.jpg', size = 100) => ({

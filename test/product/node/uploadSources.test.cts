@@ -4,10 +4,10 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { FileHost } from './fileHost';
-import { serve, startFileHost } from './fileHost';
+import type { FileHost } from './fileHost.cts';
+import { serve, startFileHost } from './fileHost.cts';
 
-import type { Emulator } from './fixture';
+import type { Emulator } from './fixture.cts';
 import {
 	shortenDedupePause,
 	binaryFromBuffer,
@@ -15,7 +15,7 @@ import {
 	runEventPics,
 	startEmulator,
 	uploadParameters,
-} from './fixture';
+} from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import type { Emulator, RunResult } from '../node/fixture';
+import type { Emulator, RunResult } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
 	callListSearch,
@@ -11,7 +11,7 @@ import {
 	startEmulator,
 	testCredential,
 	uploadParameters,
-} from '../node/fixture';
+} from '../node/fixture.cts';
 
 /**
  * Threat: a Base URL (or a compromised proxy in front of it) answers a call that carries the API key

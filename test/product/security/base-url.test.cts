@@ -1,4 +1,4 @@
-import type { Emulator } from '../node/fixture';
+import type { Emulator } from '../node/fixture.cts';
 import {
 	callListSearch,
 	credentialTypes,
@@ -7,7 +7,7 @@ import {
 	runEventPics,
 	startEmulator,
 	testCredential,
-} from '../node/fixture';
+} from '../node/fixture.cts';
 
 /**
  * Threat: a Base URL with a user name and password sends them along (and shows the password in

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-import type { Emulator } from '../node/fixture';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture';
+import type { Emulator } from '../node/fixture.cts';
+import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
 
 /**
  * Threat: a server echoes the API key back in an error, not as it was sent but encoded: base64 (as in

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-import type { Emulator } from '../node/fixture';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture';
+import type { Emulator } from '../node/fixture.cts';
+import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
 
 const named = (fileName: string, mimeType = 'image/jpeg') => ({
 	binary: { data: binaryFromBuffer(randomBytes(700), { fileName, mimeType }) },

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 
-import type { Emulator } from '../node/fixture';
+import type { Emulator } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
 	fromList,
 	runEventPics,
 	startEmulator,
 	uploadParameters,
-} from '../node/fixture';
+} from '../node/fixture.cts';
 
 const photo = () => ({
 	binary: {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 
 import { internalHostReason } from '../../../nodes/EventPics/helpers/address';
-import type { Emulator } from '../node/fixture';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture';
-import type { FileHost } from '../node/fileHost';
-import { serve, startFileHost } from '../node/fileHost';
+import type { Emulator } from '../node/fixture.cts';
+import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
+import type { FileHost } from '../node/fileHost.cts';
+import { serve, startFileHost } from '../node/fileHost.cts';
 
 /**
  * Threats to the URL source (issue 9, items 2, 3, 5 and 6): server-side request forgery into this

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-import type { Emulator } from '../node/fixture';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture';
+import type { Emulator } from '../node/fixture.cts';
+import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
 
 const photo = (name = 'w.jpg') => ({
 	binary: { data: binaryFromBuffer(randomBytes(800), { fileName: name, mimeType: 'image/jpeg' }) },

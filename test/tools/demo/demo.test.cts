@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 
-import type { Emulator } from '../../product/node/fixture';
-import { startEmulator } from '../../product/node/fixture';
+import type { Emulator } from '../../product/node/fixture.cts';
+import { startEmulator } from '../../product/node/fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { runDemo, listPhotos, SAMPLES } = require('./demo');

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { startEmulator } from './index';
-import { makePng, put, uploadUrlFor, type Emu } from './testkit';
+import { makePng, put, uploadUrlFor, type Emu } from './testkit.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { launchBrowser } = require('../docs/browser') as { launchBrowser: () => Promise<Browser> };

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { call, put, uploadUrlFor } from './testkit';
+import { call, put, uploadUrlFor } from './testkit.cts';
 import { DEMO_API_KEY } from './seed';
 
 const CLI = path.join(__dirname, 'cli.js');

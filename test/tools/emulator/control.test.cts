@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import { startEmulator } from './index';
-import { call, put, uploadUrlFor, type Emu } from './testkit';
+import { call, put, uploadUrlFor, type Emu } from './testkit.cts';
 
 let emu: Emu;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { startEmulator } from './index';
 import { FaultSet } from './faults';
-import { call, type Emu } from './testkit';
+import { call, type Emu } from './testkit.cts';
 
 let emu: Emu;
 beforeAll(async () => {

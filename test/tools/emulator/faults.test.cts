@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import { startEmulator } from './index';
-import { askUploadUrl, call, put, s3Code, uploadUrlFor, type Emu } from './testkit';
+import { askUploadUrl, call, put, s3Code, uploadUrlFor, type Emu } from './testkit.cts';
 
 let emu: Emu;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { startEmulator } from './index';
-import { call, makePng, put, uploadUrlFor, type Emu } from './testkit';
+import { call, makePng, put, uploadUrlFor, type Emu } from './testkit.cts';
 
 let emu: Emu;
 beforeAll(async () => {

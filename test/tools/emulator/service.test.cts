@@ -1,6 +1,6 @@
 import { startEmulator } from './index';
 import { SEED, DEMO_API_KEY, OTHER_API_KEY } from './seed';
-import { call, askUploadUrl, type Emu } from './testkit';
+import { call, askUploadUrl, type Emu } from './testkit.cts';
 
 let emu: Emu;
 beforeAll(async () => {

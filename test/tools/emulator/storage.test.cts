@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { startEmulator } from './index';
-import { call, put, raw, rawPutHead, s3Code, uploadUrlFor, type Emu } from './testkit';
+import { call, put, raw, rawPutHead, s3Code, uploadUrlFor, type Emu } from './testkit.cts';
 
 let emu: Emu;
 beforeAll(async () => {
