@@ -67,7 +67,7 @@ function edit(file: string, change: (text: string) => string) {
 }
 
 describe('offline scan', () => {
-	it('eslint.config.mjs resolves to the scanner configuration', () => {
+	it('the scanner-equal lint config (npm run lint:scanner) resolves to the scanner configuration', () => {
 		const { status, output } = run([CHECK_LINT_CONFIG]);
 		expect(output).toMatch(/equals the scanner's buildScanConfig\(\) for \d+ paths/);
 		expect(status).toBe(0);
