@@ -16,8 +16,8 @@ test('repository, homepage and bugs name the same GitHub repository', () => {
 	expect(pkg.bugs).toEqual({ url: `${REPO}/issues` });
 });
 
-test('README and CHANGELOG link to that repository and to no other of its owner', () => {
-	const text = ['README.md', 'CHANGELOG.md']
+test('README, CONTRIBUTING and CHANGELOG link to that repository and to no other of its owner', () => {
+	const text = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md']
 		.map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8'))
 		.join('\n');
 	const links = [...text.matchAll(/https:\/\/github\.com\/eventpics\/[^\s)#/]+/g)].map((m) => m[0]);
