@@ -1,4 +1,3 @@
-// @ts-check
 // Lint exactly what the n8n Creator Portal scanner (@n8n/scan-community-package 0.32.0) lints, with
 // the same configuration: its buildScanConfig() in scanner/scanner.mjs, reproduced object for object
 // below, over the files its source leg lints (SOURCE_FILE_PATTERNS: package.json and
