@@ -120,7 +120,7 @@ describe('example: scheduled import from Google Drive', () => {
 		expect(
 			next.outputs['Upload to EventPics'].map((item) => [
 				item.json.fileName,
-				item.json.skipped === true,
+				item.json.outcome === 'skipped',
 			]),
 		).toEqual([
 			['booth-0001.jpg', true],

@@ -134,7 +134,7 @@ describe('example: photo booth folder to album', () => {
 		const again = await run(PHOTOS.slice(0, 4));
 
 		const output = again.outputs['Upload to EventPics'].map((item) => item.json);
-		expect(output.map((json) => [json.fileName, json.skipped === true])).toEqual([
+		expect(output.map((json) => [json.fileName, json.outcome === 'skipped'])).toEqual([
 			['booth-0001.jpg', true],
 			['booth-0002.jpg', true],
 			['booth-0003.jpg', true],

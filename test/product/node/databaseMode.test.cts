@@ -88,7 +88,7 @@ describe('Photo > Upload from n8n binary data mode "database" (queue mode defaul
 			statusCode: 200,
 			binaryDataMode: 'database',
 		});
-		expect(items[0].json.warnings).toBeUndefined();
+		expect(items[0].json.warnings).toEqual([]);
 		expect(store.reads).toBe(1);
 		expect(emu.uploads.map((u) => u.sha256)).toEqual([sha256(PHOTO)]);
 	});
@@ -112,9 +112,9 @@ describe('Photo > Upload from n8n binary data mode "database" (queue mode defaul
 	});
 
 	it('refuses a file n8n cannot read back from Postgres before reading it; other items still go', async () => {
-		const { items } = await runEventPics({
+		const { allOutputs, nodeName } = await runEventPics({
 			emu,
-			continueOnFail: true,
+			onError: 'continueErrorOutput',
 			parameters: uploadParameters({ takenAtMode: 'none' }),
 			inputItems: [
 				{
@@ -124,14 +124,15 @@ describe('Photo > Upload from n8n binary data mode "database" (queue mode defaul
 				{ json: {}, binary: { data: store.add(PHOTO, 'booth-0001.jpg') } },
 			],
 		});
-		expect(items[0].json).toEqual({
+		const [uploaded, failed] = allOutputs[nodeName];
+		expect(failed[0].json).toEqual({
 			error:
 				'The file in binary field "data" of item 0 (256 MiB) is too large to read from n8n\'s database',
 		});
-		expect((items[0].error as unknown as { description: string }).description).toMatch(
+		expect((failed[0].error as unknown as { description: string }).description).toMatch(
 			/^n8n keeps binary data in its database \(binary data mode "database", the default in queue mode\) and cannot read a file over 256 MiB back from Postgres/,
 		);
-		expect(items[1].json).toMatchObject({ fileName: 'booth-0001.jpg', statusCode: 200 });
+		expect(uploaded[0].json).toMatchObject({ fileName: 'booth-0001.jpg', statusCode: 200 });
 		expect(store.reads).toBe(1);
 		expect(emu.uploads).toHaveLength(1);
 	});

@@ -71,7 +71,7 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 
 		jest.restoreAllMocks();
 		const second = await runEventPics({ emu, parameters, inputItems: input() });
-		expect(second.items.map((item) => item.json.skipped)).toEqual([true, true, true]);
+		expect(second.items.map((item) => item.json.outcome)).toEqual(['skipped', 'skipped', 'skipped']);
 		expect(emu.uploads).toHaveLength(3);
 	});
 });

@@ -114,7 +114,7 @@ describe('Photo > Upload: types from content when the name has none', () => {
 			inputItems: input,
 		});
 		expect(items[0].json).toMatchObject({ fileName: 'IMG_0004.png', contentType: 'image/png' });
-		expect(items[0].json.typeFromContent).toBeUndefined();
+		expect(items[0].json.typeFromContent).toBeNull();
 		expect(items[0].json.warnings).toEqual([
 			expect.stringContaining('its bytes are JPEG (image/jpeg)'),
 		]);

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 
 import { EventPicsApi } from '../../../credentials/EventPicsApi.credentials';
 import { CONFIRM_TIMING } from '../../../nodes/EventPics/actions/photo/dedupe';
@@ -46,6 +46,11 @@ export async function startEmulator(options: IDataObject = {}): Promise<Emulator
 
 export interface RunResult {
 	items: INodeExecutionData[];
+	/** The execution hints the node added (n8n's editor shows them above the output). */
+	nodeHints: NodeExecutionHint[];
+	/** Every output of each node: with onError 'continueErrorOutput' the error output is [1]. */
+	allOutputs: Record<string, INodeExecutionData[][]>;
+	nodeName: string;
 	nodeError?: {
 		message: string;
 		description?: string;
@@ -63,6 +68,8 @@ export interface RunOptions {
 	parameters: INodeParameters;
 	inputItems?: Array<{ json?: IDataObject; binary?: IDataObject }>;
 	continueOnFail?: boolean;
+	/** n8n's "On Error" setting of the node; `continueOnFail` is 'continueRegularOutput'. */
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 	apiKey?: string;
 	baseUrl?: string;
 	/** Workflow settings, e.g. { timezone: 'Europe/Berlin' } */
@@ -84,6 +91,7 @@ export async function runEventPics(options: RunOptions): Promise<RunResult> {
 		parameters: options.parameters,
 		inputItems: options.inputItems,
 		continueOnFail: options.continueOnFail,
+		onError: options.onError,
 		settings: options.settings,
 	})) as RunResult;
 }

@@ -136,6 +136,6 @@ describe('Photo > Upload: exact media types', () => {
 			inputItems: [{ binary: { data: binaryFromFile(corpus('jpeg-phone-all-tags.jpg'), { mimeType: 'image/jpeg' }) } }],
 		});
 		expect(items[0].json.contentType).toBe('image/jpeg');
-		expect(items[0].json.warnings).toBeUndefined();
+		expect(items[0].json.warnings).toEqual([]);
 	});
 });

@@ -25,7 +25,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 
 	it('uploads a photo: one getuploadurl, one PUT, the bytes stored as sent', async () => {
 		const photo = randomBytes(50_000);
-		const { items, status } = await runEventPics({
+		const { items, status, nodeHints } = await runEventPics({
 			emu,
 			parameters: upload({ takenAtMode: 'value', takenAt: '2026-06-20T18:30:00+02:00' }),
 			inputItems: [{ json: {}, binary: { data: binaryFromBuffer(photo, { fileName: 'booth-0001.jpg', mimeType: 'image/jpeg' }) } }],
@@ -34,6 +34,8 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		expect(items).toHaveLength(1);
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(items[0].json).toEqual({
+			outcome: 'uploaded',
+			reason: null,
 			linkId: 'wedding-anna-ben',
 			eventTitle: "Anna & Ben's Wedding",
 			albumId: 'booth',
@@ -42,13 +44,27 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 			contentType: 'image/jpeg',
 			bytes: 50_000,
 			takenAt: Date.UTC(2026, 5, 20, 16, 30),
+			// in the workflow's time zone: n8n's default (GENERIC_TIMEZONE America/New_York) here
+			takenAtIso: '2026-06-20T12:30:00-04:00',
 			takenAtSource: 'value',
+			exifTag: null,
+			binaryField: 'data',
+			url: null,
+			typeFromContent: null,
+			binaryDataMode: null,
 			statusCode: 200,
 			attempts: 1,
 			uploadUrlRequests: 1,
-			binaryField: 'data',
 			etag: emu.uploads[0].etag,
+			dedupeKey: null,
+			possibleDuplicate: false,
+			warnings: [],
+			error: null,
 		});
+		expect(Object.keys(items[0].json)[0]).toBe('outcome');
+		expect(nodeHints).toEqual([
+			{ message: 'EventPics: 1 file uploaded.', type: 'info', location: 'outputPane' },
+		]);
 		expect(emu.uploads).toHaveLength(1);
 		expect(emu.uploads[0]).toMatchObject({
 			linkId: 'wedding-anna-ben',
@@ -151,6 +167,13 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		});
 		const expected = [1750437000000, 1750437000123, Date.UTC(2025, 5, 20, 9, 30), Date.UTC(2025, 5, 20, 18, 30)];
 		expect(items.map((item) => item.json.takenAt)).toEqual(expected);
+		// the same instants as ISO 8601 in the workflow's zone, with its offset
+		expect(items.map((item) => item.json.takenAtIso)).toEqual([
+			'2025-06-21T01:30:00+09:00',
+			'2025-06-21T01:30:00.123+09:00',
+			'2025-06-20T18:30:00+09:00',
+			'2025-06-21T03:30:00+09:00',
+		]);
 		// uploads run concurrently: the emulator may store them in another order
 		const stored = new Map(emu.uploads.map((u) => [u.fileName, u.takenAt]));
 		expect(['a.jpg', 'b.jpg', 'c.jpg', 'd.jpg'].map((name) => stored.get(name))).toEqual(expected);

@@ -216,17 +216,36 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		expect(status).toBe('success');
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json.fileName).toBe('a.jpg');
-		expect(items[1].json).toEqual({
+		const noBinary = 'Item 1 has no binary data (expected a binary field "data")';
+		expect(items[1].json).toMatchObject({ outcome: 'failed', reason: noBinary, error: noBinary });
+		expect(items[2].json.fileName).toBe('c.jpg');
+		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual(['a.jpg', 'c.jpg']);
+	});
+
+	it('with "Continue (using error output)" a bad item goes to the error output as n8n error item', async () => {
+		const { allOutputs, nodeName, status } = await runEventPics({
+			emu,
+			onError: 'continueErrorOutput',
+			parameters: upload(),
+			inputItems: [photo('a.jpg'), { json: { nothing: true } }, photo('c.jpg')],
+		});
+		expect(status).toBe('success');
+		const [uploaded, failed] = allOutputs[nodeName];
+		expect(uploaded.map((item) => [item.json.outcome, item.json.fileName])).toEqual([
+			['uploaded', 'a.jpg'],
+			['uploaded', 'c.jpg'],
+		]);
+		expect(failed).toHaveLength(1);
+		expect(failed[0].json).toEqual({
 			error: 'Item 1 has no binary data (expected a binary field "data")',
 		});
-		expect(items[1].error).toMatchObject({
+		expect(failed[0].pairedItem).toEqual({ item: 1 });
+		expect(failed[0].error).toMatchObject({
 			name: 'NodeOperationError',
 			description:
 				'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
 			context: { itemIndex: 1 },
 		});
-		expect(items[2].json.fileName).toBe('c.jpg');
-		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual(['a.jpg', 'c.jpg']);
 	});
 });
 
@@ -287,7 +306,7 @@ describe('Photo > Upload: retries that lose nothing', () => {
 			inputItems: [photo('r.jpg', 2_000_000)],
 		});
 		expect(items[0].json).toMatchObject({ statusCode: 200, attempts: 2 });
-		expect(items[0].json.possibleDuplicate).toBeUndefined();
+		expect(items[0].json.possibleDuplicate).toBe(false);
 		expect(emu.uploads).toHaveLength(1);
 	});
 

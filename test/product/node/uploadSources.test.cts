@@ -293,7 +293,7 @@ describe('Photo > Upload from a URL: one download per file', () => {
 		host.route('/files/9f8e7d.jpg', serve.file(booth, 'image/jpeg'));
 		const { items } = await runEventPics({ emu, parameters: fromUrl('/share/abc') });
 		expect(items[0].json).toMatchObject({ fileName: 'abc.jpg', contentType: 'image/jpeg' });
-		expect(items[0].json.typeFromContent).toBeUndefined();
+		expect(items[0].json.typeFromContent).toBeNull();
 		expect(host.requests.map((r) => r.path)).toEqual(['/share/abc', '/files/9f8e7d.jpg']);
 	});
 });
@@ -319,7 +319,7 @@ describe('Photo > Upload: skip files uploaded before', () => {
 	it('uploads new files once; a later run reports them as skipped, even renamed', async () => {
 		const parameters = upload({ binaryPropertyName: 'data', options: { skipDuplicates: true } });
 		const first = await runEventPics({ emu, parameters, inputItems: input() });
-		expect(first.items.map((i) => i.json.skipped)).toEqual([undefined, undefined]);
+		expect(first.items.map((i) => i.json.outcome)).toEqual(['uploaded', 'uploaded']);
 		expect(first.items[0].json.dedupeKey).toBe(
 			`wedding-anna-ben/booth/sha256:${sha256(photos[0])}`,
 		);
@@ -328,9 +328,9 @@ describe('Photo > Upload: skip files uploaded before', () => {
 			parameters,
 			inputItems: input(['renamed-a.jpg', 'b.jpg']),
 		});
-		expect(second.items.map((i) => [i.json.skipped, i.json.fileName, i.pairedItem])).toEqual([
-			[true, 'renamed-a.jpg', { item: 0 }],
-			[true, 'b.jpg', { item: 1 }],
+		expect(second.items.map((i) => [i.json.outcome, i.json.fileName, i.pairedItem])).toEqual([
+			['skipped', 'renamed-a.jpg', { item: 0 }],
+			['skipped', 'b.jpg', { item: 1 }],
 		]);
 		expect(second.items[0].json.reason).toBe(
 			'This node uploaded this file to this event and album before (Skip Files Uploaded Before).',
@@ -349,7 +349,7 @@ describe('Photo > Upload: skip files uploaded before', () => {
 			parameters: upload({ album: fromList('ceremony'), options: { skipDuplicates: true } }),
 			inputItems: input(),
 		});
-		expect(other.items.map((i) => i.json.skipped)).toEqual([undefined, undefined]);
+		expect(other.items.map((i) => i.json.outcome)).toEqual(['uploaded', 'uploaded']);
 		expect(emu.uploads).toHaveLength(4);
 	});
 
@@ -362,10 +362,10 @@ describe('Photo > Upload: skip files uploaded before', () => {
 			parameters,
 			inputItems: input(['a.jpg']),
 		});
+		expect(failed.items[0].json).toMatchObject({ outcome: 'failed', fileName: 'a.jpg' });
 		expect(failed.items[0].json.error).toMatch(/answered 400/);
 		const retried = await runEventPics({ emu, parameters, inputItems: input(['a.jpg']) });
-		expect(retried.items[0].json).toMatchObject({ statusCode: 200 });
-		expect(retried.items[0].json.skipped).toBeUndefined();
+		expect(retried.items[0].json).toMatchObject({ outcome: 'uploaded', statusCode: 200 });
 		expect(emu.uploads).toHaveLength(1);
 	});
 
@@ -378,9 +378,9 @@ describe('Photo > Upload: skip files uploaded before', () => {
 			binary: { data: binaryFromBuffer(randomBytes(50), { fileName: 'x.jpg' }) },
 		}));
 		const second = await runEventPics({ emu, parameters, inputItems: changed });
-		expect(second.items.map((i) => [i.json.skipped, i.json.dedupeKey])).toEqual([
-			[true, 'wedding-anna-ben/booth/key:file-0'],
-			[true, 'wedding-anna-ben/booth/key:file-1'],
+		expect(second.items.map((i) => [i.json.outcome, i.json.dedupeKey])).toEqual([
+			['skipped', 'wedding-anna-ben/booth/key:file-0'],
+			['skipped', 'wedding-anna-ben/booth/key:file-1'],
 		]);
 	});
 
@@ -393,7 +393,7 @@ describe('Photo > Upload: skip files uploaded before', () => {
 			parameters: upload({ options: { skipDuplicates: true, concurrency: 1 } }),
 			inputItems: same,
 		});
-		expect(items.map((i) => i.json.skipped)).toEqual([undefined, true]);
+		expect(items.map((i) => i.json.outcome)).toEqual(['uploaded', 'skipped']);
 		expect(emu.uploads).toHaveLength(1);
 	});
 });
