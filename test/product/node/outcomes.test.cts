@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-import type { Emulator } from './fixture';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture';
+import type { Emulator } from './fixture.cts';
+import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { clearDedupStore } = require('../../tools/engine');
