@@ -5,8 +5,8 @@ import { join } from 'node:path';
 
 import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
-import type { Emulator } from './fixture';
-import { credentialTypes, NODE_TYPE, nodeTypes, startEmulator } from './fixture';
+import type { Emulator } from './fixture.cts';
+import { credentialTypes, NODE_TYPE, nodeTypes, startEmulator } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');
