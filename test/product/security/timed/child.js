@@ -8,7 +8,7 @@
  *
  *   node child.js <cases module> <case name>...
  *
- * The cases module (TypeScript, loaded with TypeScript's own transpiler, as ts-jest does) exports
+ * The cases module (TypeScript, .cts, loaded with TypeScript's own transpiler, as ts-jest does) exports
  * `cases`: name -> async function returning { ms, ...details }. For each case this prints one JSON
  * line `{"start": name}` before and one `{"done": name, ...result}` (or `{"failed": name, error}`)
  * after.
@@ -16,7 +16,8 @@
 const fs = require('node:fs');
 const ts = require('typescript');
 
-require.extensions['.ts'] = (module, filename) => {
+/** @param {NodeJS.Module} module @param {string} filename */
+function compile(module, filename) {
 	const output = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
 		fileName: filename,
 		compilerOptions: {
@@ -27,7 +28,10 @@ require.extensions['.ts'] = (module, filename) => {
 		},
 	});
 	/** @type {any} */ (module)._compile(output.outputText, filename);
-};
+}
+// test modules are .cts, product modules .ts (see CONTRIBUTING.md, "Test files")
+require.extensions['.cts'] = compile;
+require.extensions['.ts'] = compile;
 // tried in this order: "EventPics.node" is the .ts file, as for jest, not the codex .json beside it
 for (const extension of ['.json', '.node']) {
 	const load = require.extensions[extension];
