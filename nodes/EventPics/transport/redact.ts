@@ -10,32 +10,21 @@ function replaceForms(text: string, forms: string[]): string {
 	return result;
 }
 
-const BASE64_CHAR = /[A-Za-z0-9+/=_-]/;
-
 /**
- * The text with line breaks inside base64 blocks removed (MIME wraps base64 every 76 characters,
- * PEM every 64), so that the key's base64 is found across a break. One pass, no backtracking.
+ * A line break between two base64 characters: a real one (MIME wraps base64 every 76 characters,
+ * PEM every 64) or one written as `\n` inside JSON text. Each position is tried once in constant
+ * time (no quantifier to backtrack).
  */
-function joinWrappedBase64(text: string): string {
-	if (!text.includes('\n')) return text;
-	const parts: string[] = [];
-	let from = 0;
-	for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
-		const end = at > 0 && text[at - 1] === '\r' ? at - 1 : at;
-		if (end > 0 && BASE64_CHAR.test(text[end - 1]) && BASE64_CHAR.test(text[at + 1] ?? '')) {
-			parts.push(text.slice(from, end));
-			from = at + 1;
-		}
-	}
-	parts.push(text.slice(from));
-	return parts.join('');
-}
+const WRAP = /([A-Za-z0-9+/=_-])(?:\r?\n|\\r\\n|\\n)(?=[A-Za-z0-9+/=_-])/g;
 
 /** The text with every form of the key replaced, base64 across line breaks included. */
 function redactWith(text: string, forms: string[]): string {
 	const redacted = replaceForms(text, forms);
-	const joined = joinWrappedBase64(redacted);
-	return joined === redacted ? redacted : replaceForms(joined, forms);
+	const joined = redacted.replace(WRAP, '$1');
+	if (joined === redacted) return redacted;
+	// the lines are joined only where that reveals the key
+	const again = replaceForms(joined, forms);
+	return again === joined ? redacted : again;
 }
 
 /** `text` with every occurrence of `secret`, in any of its forms, replaced. */
@@ -71,13 +60,20 @@ function safeCut(text: string, max: number, forms: string[]): number {
 export function redactCapped(text: string, max: number, secret: string | undefined): string {
 	if (!secret) return capText(text, max);
 	const forms = secretForms(secret);
+	if (text.length <= max) return redactWith(text, forms);
 	// enough beyond the cut to see a form that crosses it, also when base64 is wrapped over lines
-	const window = text.length <= max ? text : text.slice(0, max + 4 * forms[0].length + 8);
-	const joined = window.length < text.length ? joinWrappedBase64(window) : window;
-	if (joined.length <= max && window.length === text.length) return redactWith(joined, forms);
-	const cut = safeCut(joined, Math.min(max, joined.length), forms);
-	const shown = redactWith(joined.slice(0, cut), forms);
-	return `${shown}… (${text.length - cut} more characters not shown)`;
+	const window = text.slice(0, max + 4 * forms[0].length + 8);
+	// the lines joined where that reveals the key, so that the cut sees the wrapped key whole
+	const joined = window.replace(WRAP, '$1');
+	const view = occurrences(joined, forms) > occurrences(window, forms) ? joined : window;
+	const cut = safeCut(view, max, forms);
+	return `${replaceForms(view.slice(0, cut), forms)}… (${text.length - cut} more characters not shown)`;
+}
+
+function occurrences(text: string, forms: string[]): number {
+	let found = 0;
+	for (const form of forms) found += text.split(form).length - 1;
+	return found;
 }
 
 /**

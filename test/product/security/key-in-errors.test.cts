@@ -18,6 +18,8 @@ describe('security: the key is redacted from errors in every encoding', () => {
 	/** A key with the characters that change under each encoding. */
 	const KEY = 'ep_live_"quo\\te/+?&=key 0123456789';
 
+	const everyUnit = (key: string, encode: (code: number) => string) =>
+		[...key].map((c) => encode(c.charCodeAt(0))).join('');
 	const forms = (key: string) => ({
 		raw: key,
 		json: JSON.stringify(key).slice(1, -1),
@@ -27,7 +29,24 @@ describe('security: the key is redacted from errors in every encoding', () => {
 		base64: Buffer.from(key).toString('base64'),
 		base64InBearer: Buffer.from(`Bearer ${key}`).toString('base64'),
 		base64url: Buffer.from(`x${key}`).toString('base64url'),
+		// issue 19: what survived redaction before
+		urlLowerCase: encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+		urlEveryByte: Buffer.from(key).toString('hex').replace(/../g, '%$&'),
+		hex: Buffer.from(key).toString('hex'),
+		hexUpper: Buffer.from(key).toString('hex').toUpperCase(),
+		unicodeEscapes: everyUnit(key, (code) => `\\u${code.toString(16).padStart(4, '0')}`),
+		jsonGo: JSON.stringify(key).slice(1, -1).replace(/&/g, '\\u0026'),
+		jsonPhp: JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/'),
+		htmlEntities: key.replace(/&/g, '&amp;').replace(/"/g, '&quot;'),
+		htmlNumeric: everyUnit(key, (code) => `&#${code};`),
+		htmlHex: everyUnit(key, (code) => `&#x${code.toString(16)};`),
 	});
+
+	/** base64 as MIME writes it: lines of 76 characters (the key's part is split over two lines). */
+	const wrapped = (key: string) =>
+		Buffer.from(`Authorization: Bearer ${key}`)
+			.toString('base64')
+			.replace(/.{1,40}/g, '$&\r\n');
 
 	const echoing = (key: string) =>
 		JSON.stringify({
@@ -36,13 +55,19 @@ describe('security: the key is redacted from errors in every encoding', () => {
 			details: {
 				sent: key,
 				nested: JSON.stringify({ apiKey: key }),
-				encoded: [forms(key).base64, forms(key).base64url, forms(key).form],
+				encoded: Object.values(forms(key)),
+				mime: wrapped(key),
 			},
 		});
 
 	const expectNoForm = (text: string, key: string) => {
 		for (const [name, form] of Object.entries(forms(key))) {
 			expect({ name, found: text.includes(form) }).toEqual({ name, found: false });
+		}
+		// the wrapped base64: no line of it that holds the key's bits is left (JSON shows CR LF as \r\n)
+		const lines = wrapped(key).split('\r\n').filter((line) => line.length > 0);
+		for (const line of lines.slice(1, -1)) {
+			expect({ line, found: text.includes(line) }).toEqual({ line, found: false });
 		}
 		// the redaction is there, so the test is not passing on an empty error
 		expect(text).toContain('[redacted API key]');
@@ -88,4 +113,35 @@ describe('security: the key is redacted from errors in every encoding', () => {
 		);
 		expectNoForm(result.text(), emu.apiKey);
 	});
+
+	/** Where the key's own characters start in a form, and the first of them. */
+	const bearerBase64 = () => Buffer.from(`Authorization: Bearer ${KEY}`).toString('base64');
+	it.each([
+		['raw', () => KEY, 0, KEY.slice(0, 6)],
+		// 22 bytes of "Authorization: Bearer " are 29⅓ base64 characters: the key's own start at 30
+		['in base64 wrapped over lines', () => wrapped(KEY), 31, bearerBase64().slice(30, 36)],
+	])(
+		'a long message with the key %s across the point where it is cut: no part of the key is shown',
+		async (_how, form, keyStart, keyHead) => {
+			const before = 990 - keyStart;
+			const message = `${'m'.repeat(before)}${form()}${'m'.repeat(30_000)}`;
+			emu.addFault({
+				endpoint: 'geteventsandalbums',
+				kind: 'status',
+				status: 401,
+				body: JSON.stringify({ code: 'ECHO', message }),
+			});
+			const result = await runEventPics({
+				emu,
+				apiKey: KEY,
+				parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			});
+			const shown = String(result.nodeError?.message);
+			expect(shown).toMatch(/… \(\d+ more characters not shown\)$/);
+			// cut before the key, not inside it (JSON shows the line breaks as \r\n)
+			const everything = result.text().replace(/\\r\\n/g, '');
+			expect(everything).not.toContain(keyHead);
+			expect(everything).toContain('m'.repeat(before));
+		},
+	);
 });
