@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { paginationFields } from '../descriptions';
 import { applyLimit, forEachItem } from '../items';
 import { readAccount } from '../account';
-import { eventToJson } from './eventToJson';
+import { eventToJson } from '../../helpers/eventJson';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['event'], operation: ['getAll'] } },
