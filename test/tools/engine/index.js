@@ -13,6 +13,7 @@ const { binaryFromBuffer, binaryFromFile, inlineBinary, storeBinary, readBinary 
 const { START_NODE_TYPE } = require('./start-node');
 const { HarnessCredentialsHelper } = require('./credentials-helper');
 const { clearDedupStore } = require('./dedup-store');
+const { createPoller } = require('./poll');
 
 module.exports = {
 	initEngine,
@@ -31,4 +32,5 @@ module.exports = {
 	START_NODE_TYPE,
 	HarnessCredentialsHelper,
 	clearDedupStore,
+	createPoller,
 };
