@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { credentialTypes, NODE_TYPE, nodeTypes } from '../node/fixture';
+import { TRIGGER_TYPE, triggerTypes } from '../node/triggerFixture';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -12,6 +13,7 @@ const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 function labels(properties: INodeProperties[]): string[] {
 	const out: string[] = [];
 	for (const property of properties) {
+		if (property.type === 'notice') continue;
 		out.push(property.displayName);
 		for (const option of property.options ?? []) {
 			if ('displayName' in option) out.push(...labels([option as INodeProperties]));
@@ -48,6 +50,21 @@ describe('README.md', () => {
 			(label) => !namedAsLabel(label),
 		);
 		expect(missing).toEqual([]);
+	});
+
+	it('names every field and choice of the trigger, under the heading its codex links to', () => {
+		expect(readme).toContain('\n## EventPics Trigger\n');
+		const trigger = triggerTypes[TRIGGER_TYPE].description;
+		const missing = labels(trigger.properties).filter((label) => !namedAsLabel(label));
+		expect(labels(trigger.properties)).toEqual(
+			expect.arrayContaining(['Trigger On', 'New Event', 'Albums Of', 'One Event', 'Event']),
+		);
+		expect(missing).toEqual([]);
+		// the codex's documentation link is that heading's anchor
+		const codex = JSON.parse(
+			readFileSync(join(ROOT, 'nodes', 'EventPicsTrigger', 'EventPicsTrigger.node.json'), 'utf8'),
+		);
+		expect(codex.resources.primaryDocumentation[0].url).toMatch(/#eventpics-trigger$/);
 	});
 
 	it('counts a label only where it stands as a label, not as a word in prose', () => {
