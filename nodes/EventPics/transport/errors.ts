@@ -16,6 +16,8 @@ export interface FailureContext {
 	waitRefused?: { askedMs: number; leftMs: number };
 	/** The API key: blanked out of anything the service said, should it ever echo it. */
 	secret?: string;
+	/** The caller's words for what to do, given the general advice (the trigger has no upload options). */
+	advice?: (general: string) => string;
 }
 
 /** Longest message and description of an error, and longest `details` (as JSON) kept from the service. */
@@ -123,7 +125,7 @@ export function failureToError(
 	const shown = 'summary' in failed ? showFailure(failed, context.secret) : failed;
 	const { failure, message, response } = shown;
 	const description = capText(
-		`${adviceFor(failure)}${refusedWaitText(context)}${triedText(context)}`,
+		`${context.advice ? context.advice(adviceFor(failure)) : adviceFor(failure)}${refusedWaitText(context)}${triedText(context)}`,
 		MAX_ERROR_TEXT,
 	);
 	if (response === undefined) {
