@@ -12,6 +12,8 @@ const { readBody, sendJson, sendError, gone } = require('./http-util');
  *   POST /__control/reset    clears faults, uploads (and their files), the request log and the rate window
  *   GET  /__control/uploads  -> { uploads }
  *   GET  /__control/requests -> { requests } (credential headers redacted)
+ *   PUT  /__control/downloads/<name>  body: the file (Content-Type kept; ?length=false: sent chunked)
+ *        -> { url } of GET <storage>/downloads/<name>
  */
 
 /**
@@ -20,6 +22,7 @@ const { readBody, sendJson, sendError, gone } = require('./http-util');
  * @property {(rule: unknown) => unknown} addFault
  * @property {(o: Record<string, unknown>) => void} setOptions
  * @property {() => Promise<void>} reset
+ * @property {(name: string, bytes: Buffer, o: { contentType?: string, length?: boolean }) => string} addDownload
  */
 
 /** @param {import('node:http').IncomingHttpHeaders} headers */
@@ -50,6 +53,15 @@ async function jsonBody(req) {
 async function handleControl(t, req, res, path) {
 	const route = `${req.method} ${path}`;
 	try {
+		if (req.method === 'PUT' && path.startsWith('/__control/downloads/')) {
+			const bytes = await readBody(req, 2 * 1024 ** 3);
+			if (bytes === undefined) throw new TypeError('A download may be at most 2 GiB');
+			const url = t.addDownload(decodeURIComponent(path.slice('/__control/downloads/'.length)), bytes, {
+				contentType: req.headers['content-type'],
+				length: !/[?&]length=false(&|$)/.test(req.url ?? ''),
+			});
+			return sendJson(res, 200, { url });
+		}
 		switch (route) {
 			case 'GET /__control/faults':
 				return sendJson(res, 200, { faults: t.state.faults.rules });
