@@ -186,6 +186,8 @@ async function uploadInspected(
 	};
 	if (key) json.dedupeKey = key;
 	if (report.etag) json.etag = report.etag;
+	// a retry of a transfer that was moving when it broke: said, with how far it had come
+	warnings.push(...report.brokenTransfers);
 	if (report.possibleDuplicate) {
 		json.possibleDuplicate = true;
 		warnings.push(
