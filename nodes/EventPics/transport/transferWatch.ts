@@ -26,6 +26,8 @@ export interface TransferWatch {
 	/** Aborted when a limit ended the transfer (hand it to the request). */
 	readonly signal: AbortSignal;
 	readonly stopped: WatchStop | undefined;
+	/** Date.now() when the watch began. */
+	readonly startedAt: number;
 	/** Bytes counted so far. */
 	readonly bytes: number;
 	/** Counts bytes that moved (either way); each call restarts the stall clock. */
@@ -79,6 +81,7 @@ export function watchTransfer(limits: WatchLimits): TransferWatch {
 	})();
 	return {
 		signal: controller.signal,
+		startedAt,
 		get stopped() {
 			return stopped;
 		},
