@@ -31,7 +31,7 @@ export function shownUrl(url: URL): string {
 }
 
 /** n8n's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refused the address: its explanation. */
-function n8nSsrfBlock(error: unknown): string | undefined {
+export function n8nSsrfBlock(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
 		const { name, description } = current as { name?: unknown; description?: unknown };

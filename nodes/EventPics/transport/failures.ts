@@ -23,7 +23,8 @@ export function stepLabel(step: Step): string {
 	return STEP_LABEL[step];
 }
 
-function findNetworkCode(error: unknown): string | undefined {
+/** The Node.js or axios error code of an error (or of its causes), such as ECONNREFUSED. */
+export function findNetworkCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
 		const code = (current as IDataObject).code;
