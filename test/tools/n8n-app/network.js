@@ -164,6 +164,7 @@ async function main() {
 			});
 			const cookie = await ownerSession(server.url);
 			const free = await n8n.freePort();
+			/** @type {Array<[string, Record<string, string>, string, Record<string, unknown>?]>} */
 			const cases = [
 				['good key', { apiKey: emulator.apiKey, baseUrl: emulator.baseUrl }, 'OK'],
 				['http://example.com', { apiKey: emulator.apiKey, baseUrl: 'http://example.com' }, 'Error'],
@@ -175,7 +176,7 @@ async function main() {
 			];
 			for (const [label, data, expected, fault] of cases) {
 				emulator.clearFaults();
-				if (fault) emulator.addFault({ endpoint: 'geteventsandalbums', ...fault });
+				if (fault) emulator.addFault(/** @type {any} */ ({ endpoint: 'geteventsandalbums', ...fault }));
 				const rss = fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1];
 				const [result, seconds] = await timed(() =>
 					credentialTest(/** @type {any} */ (server), cookie, /** @type {any} */ (data)),
