@@ -13,6 +13,7 @@ const { binaryFromBuffer, binaryFromFile, inlineBinary, storeBinary, readBinary 
 const { START_NODE_TYPE } = require('./start-node');
 const { HarnessCredentialsHelper } = require('./credentials-helper');
 const { clearDedupStore } = require('./dedup-store');
+const { toolVariant, toolTypeName, offered, AGENT_TYPE, AGENT_TYPE_NAME } = require('./ai-tool');
 
 module.exports = {
 	initEngine,
@@ -31,4 +32,9 @@ module.exports = {
 	START_NODE_TYPE,
 	HarnessCredentialsHelper,
 	clearDedupStore,
+	toolVariant,
+	toolTypeName,
+	offered,
+	AGENT_TYPE,
+	AGENT_TYPE_NAME,
 };
