@@ -1,6 +1,7 @@
 import { extensionOf } from './fileName';
 import { extensionForMediaType, lookupMediaType } from './mediaTypeTable';
-import { contentMismatch, isTextualType, sniffMediaType, sniffText } from './sniff';
+import { isTextualType, sniffNotMedia, sniffText } from './contentLook';
+import { CHECKABLE_TYPES, contentMismatch, sniffMediaType } from './sniff';
 import { shown } from './text';
 
 const OCTET_STREAM = 'application/octet-stream';
@@ -55,9 +56,10 @@ export function readableMediaType(mimeType: string | undefined): string | undefi
 	return mimeType !== undefined && mimeType.length <= MAX_MEDIA_TYPE_LENGTH ? mimeType : undefined;
 }
 
-/** What an event album holds: photos and videos. */
+/** What an event album holds: photos and videos, not markup such as SVG (image/svg+xml). */
 function isPhotoOrVideo(contentType: string): boolean {
-	return contentType.startsWith('image/') || contentType.startsWith('video/');
+	const media = contentType.startsWith('image/') || contentType.startsWith('video/');
+	return media && !isTextualType(contentType);
 }
 
 export interface TypeRules {
@@ -65,11 +67,16 @@ export interface TypeRules {
 	allowUnknown: boolean;
 	/** Option "Allow Any File Type". */
 	allowOther: boolean;
+	/**
+	 * A file named as a photo or video format the node can check whose first bytes are no photo
+	 * or video format at all: refused (the default), or uploaded with a warning.
+	 */
+	unrecognised?: 'refuse' | 'warn';
 }
 
 export type TypeDecision =
 	| { ok: true; fileName: string; contentType: string; fromContent?: string; warnings: string[] }
-	| { ok: false; kind: 'unknown' | 'notMedia' | 'text'; reason: string };
+	| { ok: false; kind: 'unknown' | 'notMedia' | 'text' | 'unrecognised'; reason: string };
 
 /**
  * The name and Content-Type a file is sent with, from its name, its binary's MIME type and its first
@@ -108,20 +115,30 @@ export function decideType(
 	}
 	if (!rules.allowOther) {
 		const octet = contentType === OCTET_STREAM;
+		const sentAs = `"${named.fileName}" would be sent as ${contentType}`;
 		if ((octet && !rules.allowUnknown) || (!octet && !isPhotoOrVideo(contentType))) {
+			const drawing = /^(image|video)\//.test(contentType) && isTextualType(contentType);
+			const markup = drawing ? ', markup that can carry scripts,' : ',';
 			return {
 				ok: false,
 				kind: 'notMedia',
-				reason: `"${named.fileName}" would be sent as ${contentType}, which is neither a photo nor a video`,
+				reason: `${sentAs}${markup} which is neither a photo nor a video`,
 			};
 		}
-		const text = isTextualType(contentType) ? undefined : sniffText(head);
+		const text = sniffText(head);
 		if (text) {
-			return {
-				ok: false,
-				kind: 'text',
-				reason: `"${named.fileName}" would be sent as ${contentType}, but its content is ${text}, not a photo or video`,
-			};
+			const reason = `${sentAs}, but its content is ${text}, not a photo or video`;
+			return { ok: false, kind: 'text', reason };
+		}
+		const other = sniffNotMedia(head);
+		if (other) {
+			const reason = `${sentAs}, but its content is ${other}, not a photo or video`;
+			return { ok: false, kind: 'notMedia', reason };
+		}
+		if (CHECKABLE_TYPES.has(contentType) && !sniffMediaType(head)) {
+			const what = `${sentAs}, but its first bytes are no photo or video format the node knows`;
+			if (rules.unrecognised !== 'warn') return { ok: false, kind: 'unrecognised', reason: what };
+			warnings.push(`${what}; check the file.`);
 		}
 	}
 	const mismatch = contentMismatch(head, contentType, named.fileName);

@@ -12,9 +12,13 @@ export interface Sniffed {
 	extension: string;
 }
 
-/** Bytes that are enough for every signature below and for telling text from binary data. */
-export const SNIFF_BYTES = 64;
+/**
+ * Bytes looked at: enough for every signature below, and for telling text (in UTF-8 or UTF-16, also
+ * after leading NUL or control bytes) from binary data.
+ */
+export const SNIFF_BYTES = 512;
 
+const QUICKTIME_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
 const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis']);
 const HEIF_BRANDS = new Set(['mif1', 'mif2']);
 const HEIF_SEQUENCE_BRANDS = new Set(['hevc', 'hevx', 'msf1']);
@@ -91,7 +95,11 @@ function sniffTiffFamily(bytes: Uint8Array): Sniffed | undefined {
 		return raw('Olympus ORF', 'orf');
 	if (startsWith(bytes, [0x49, 0x49, 0x55, 0x00])) return raw('Panasonic RW2', 'rw2');
 	if (ascii(bytes, 0, 15) === 'FUJIFILMCCD-RAW') return raw('Fujifilm RAF', 'raf');
-	if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) {
+	const classic =
+		startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a]);
+	const big =
+		startsWith(bytes, [0x49, 0x49, 0x2b, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2b]);
+	if (classic || big) {
 		return ascii(bytes, 8, 2) === 'CR' ? raw('Canon CR2', 'cr2') : raw('TIFF', 'tif');
 	}
 	return undefined;
@@ -121,50 +129,26 @@ export function sniffMediaType(bytes: Uint8Array): Sniffed | undefined {
 			? { label: 'WebM', types: ['video/webm', 'audio/webm'], extension: 'webm' }
 			: { label: 'Matroska', types: ['video/x-matroska', 'audio/x-matroska'], extension: 'mkv' };
 	}
-	if (startsWith(bytes, [0x00, 0x00, 0x01, 0xba]))
+	// MPEG program stream (pack header) or MPEG-1/2 video (sequence header)
+	if (startsWith(bytes, [0x00, 0x00, 0x01, 0xba]) || startsWith(bytes, [0x00, 0x00, 0x01, 0xb3]))
 		return { label: 'MPEG', types: ['video/mpeg'], extension: 'mpg' };
+	// QuickTime and MP4 files of old cameras start with a movie atom instead of `ftyp` (its size
+	// first: under 16 MiB but for a media data atom, so the first byte is 0)
+	const atom = ascii(bytes, 4, 4);
+	if (QUICKTIME_ATOMS.has(atom) && (bytes[0] === 0 || atom === 'mdat'))
+		return { label: 'QuickTime', types: MP4_TYPES, extension: 'mov' };
 	return undefined;
 }
 
-/** Media types whose content is text by nature. */
-export function isTextualType(contentType: string): boolean {
-	return (
-		contentType.startsWith('text/') ||
-		contentType.endsWith('+xml') ||
-		contentType.endsWith('+json') ||
-		['application/json', 'application/xml', 'application/javascript'].includes(contentType)
-	);
-}
-
-/** Shortest start of a file that is called text; a few letters could still be anything. */
-const MIN_TEXT_BYTES = 8;
-
-/**
- * What kind of text the first bytes are (HTML, XML, JSON or plain text), or undefined when they hold
- * bytes no text has (NUL, most control characters, invalid UTF-8) or are too few to tell.
- */
-export function sniffText(bytes: Uint8Array): string | undefined {
-	if (bytes.length < MIN_TEXT_BYTES || sniffMediaType(bytes)) return undefined;
-	for (const byte of bytes) {
-		if ((byte < 0x20 && ![0x09, 0x0a, 0x0c, 0x0d, 0x1b].includes(byte)) || byte === 0x7f)
-			return undefined;
-	}
-	let text: string;
-	try {
-		text = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
-	} catch {
-		return undefined;
-	}
-	const start = text
-		.replace(/^\uFEFF/, '')
-		.trimStart()
-		.toLowerCase();
-	if (/^<(!doctype html|html|head|body|script|meta|title|div|p[\s>]|!--)/.test(start))
-		return 'HTML';
-	if (start.startsWith('<?xml') || start.startsWith('<')) return 'XML or markup';
-	if (start.startsWith('{') || start.startsWith('[')) return 'JSON';
-	return 'text';
-}
+/** Media types the content of a file can be checked against: those of the formats above. */
+export const CHECKABLE_TYPES: ReadonlySet<string> = new Set(
+	[
+		['image/jpeg', 'image/pjpeg', 'image/png', 'image/apng', 'image/gif', 'image/webp'],
+		['video/x-msvideo', 'video/avi', 'image/tiff', 'image/bmp', 'image/x-ms-bmp', 'image/avif'],
+		['video/webm', 'video/x-matroska', 'video/mpeg', ...HEIF_TYPES],
+		MP4_TYPES.filter((type) => type.startsWith('video/')),
+	].flat(),
+);
 
 /** A warning when the bytes say another format than the type the file is sent as, else undefined. */
 export function contentMismatch(

@@ -121,7 +121,7 @@ describe('Photo > Upload: exact media types', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [{ binary: { data: binaryFromBuffer(randomBytes(100), { fileName: 'clip.mov', mimeType: 'video/mp4' }) } }],
+			inputItems: [{ binary: { data: binaryFromBuffer(Buffer.concat([Buffer.from([0, 0, 0, 20]), Buffer.from('ftypqt  '), randomBytes(88)]), { fileName: 'clip.mov', mimeType: 'video/mp4' }) } }],
 		});
 		expect(items[0].json.contentType).toBe('video/quicktime');
 		expect(items[0].json.warnings).toEqual([

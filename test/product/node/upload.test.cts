@@ -25,6 +25,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 
 	it('uploads a photo: one getuploadurl, one PUT, the bytes stored as sent', async () => {
 		const photo = randomBytes(50_000);
+		photo.set([0xff, 0xd8, 0xff, 0xe0]); // starts as a JPEG does
 		const { items, status, nodeHints } = await runEventPics({
 			emu,
 			parameters: upload({ takenAtMode: 'value', takenAt: '2026-06-20T18:30:00+02:00' }),

@@ -97,6 +97,7 @@ describe('Photo > Upload from a URL', () => {
 	let files: Server;
 	let filesUrl: string;
 	const photo = randomBytes(300_000);
+	photo.set([0xff, 0xd8, 0xff, 0xe0]); // a fetched file must be a photo or video the node recognises
 	const gets: string[] = [];
 	beforeAll(async () => {
 		emu = await startEmulator();

@@ -99,15 +99,17 @@ describe('decideType: name and Content-Type from the name, the MIME type and the
 		expect(
 			decideType('photo.jpg', 'image/jpeg', HTML, { allowUnknown: false, allowOther: true }),
 		).toMatchObject({ ok: true, contentType: 'image/jpeg' });
-		// SVG is text by nature
+		// SVG is markup: refused as no photo by default (issue 19), taken with "Allow Any File Type"
+		const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg">');
+		expect(decideType('logo.svg', 'image/svg+xml', svg, strict)).toEqual({
+			ok: false,
+			kind: 'notMedia',
+			reason:
+				'"logo.svg" would be sent as image/svg+xml, markup that can carry scripts, which is neither a photo nor a video',
+		});
 		expect(
-			decideType(
-				'logo.svg',
-				'image/svg+xml',
-				Buffer.from('<svg xmlns="http://www.w3.org/2000/svg">'),
-				strict,
-			),
-		).toMatchObject({ ok: true });
+			decideType('logo.svg', 'image/svg+xml', svg, { allowUnknown: false, allowOther: true }),
+		).toMatchObject({ ok: true, contentType: 'image/svg+xml' });
 	});
 
 	it('still warns when the bytes are another photo format than the name says', () => {

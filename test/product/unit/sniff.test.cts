@@ -1,4 +1,5 @@
-import { contentMismatch, mimeTypeMismatch, sniffMediaType, sniffText } from '../../../nodes/EventPics/helpers/sniff';
+import { sniffText } from '../../../nodes/EventPics/helpers/contentLook';
+import { contentMismatch, mimeTypeMismatch, sniffMediaType } from '../../../nodes/EventPics/helpers/sniff';
 
 const bytes = (...parts: Array<number[] | string>) =>
 	Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));

@@ -40,7 +40,7 @@ const allowOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to upload files that are not photos or videos (PDFs, audio, text, HTML) instead of refusing them',
+			'Whether to upload files that are not photos or videos (PDFs, audio, text, HTML, SVG, files whose bytes are no photo) instead of refusing them',
 	},
 	{
 		displayName: 'Allow Internal Addresses',
