@@ -14,6 +14,7 @@ const { START_NODE_TYPE } = require('./start-node');
 const { HarnessCredentialsHelper } = require('./credentials-helper');
 const { clearDedupStore } = require('./dedup-store');
 const { createPoller } = require('./poll');
+const { toolVariant, toolTypeName, offered, AGENT_TYPE, AGENT_TYPE_NAME } = require('./ai-tool');
 
 module.exports = {
 	initEngine,
@@ -33,4 +34,9 @@ module.exports = {
 	HarnessCredentialsHelper,
 	clearDedupStore,
 	createPoller,
+	toolVariant,
+	toolTypeName,
+	offered,
+	AGENT_TYPE,
+	AGENT_TYPE_NAME,
 };

@@ -28,6 +28,7 @@ const { startEmulator } = require('../emulator');
 const { ensureN8n } = require('./install');
 const { installIntoUserFolder } = require('./community-install');
 const n8n = require('./n8n');
+const { EMULATOR_TARGET } = require('../examples/examples');
 const paths = require('./paths');
 const { startSmtpSink } = require('./smtp-sink');
 const { checkTriggerLoaded, publishTriggerExample, checkTriggerFires } = require('./trigger-check');
@@ -112,6 +113,14 @@ async function main() {
 				const tool = types.find((t) => t.name === 'n8n-nodes-eventpics.eventPicsTool');
 				assert.ok(node, 'n8n did not load n8n-nodes-eventpics.eventPics');
 				assert.ok(tool, 'n8n did not make the AI tool variant n8n-nodes-eventpics.eventPicsTool');
+				// what the test harness's toolVariant() redoes (test/tools/engine/ai-tool.js): n8n
+				// adds nothing to a node with its own toolDescription, and takes away no parameter
+				assert.deepEqual(
+					tool.properties.map((/** @type {any} */ p) => p.name),
+					node.properties.map((/** @type {any} */ p) => p.name),
+					'n8n changed the parameters of the tool variant',
+				);
+				assert.deepEqual([tool.inputs, tool.outputs], [[], ['ai_tool']]);
 				const known = (/** @type {any} */ type) =>
 					new Set(type.properties.map((/** @type {any} */ p) => p.name));
 				for (const [example, type] of [
@@ -145,7 +154,9 @@ async function main() {
 			const workflowFile = path.join(work, 'booth.json');
 			fs.writeFileSync(
 				workflowFile,
-				JSON.stringify(n8n.loadExample('photo-booth-folder', { boothFolder: booth })),
+				JSON.stringify(
+					n8n.loadExample('photo-booth-folder', { boothFolder: booth, target: EMULATOR_TARGET }),
+				),
 			);
 			await n8n.mustRun(['import:workflow', `--input=${workflowFile}`], env);
 		});
@@ -209,7 +220,7 @@ async function main() {
 			assert.equal(emulator.uploads.length, PHOTOS.length);
 		});
 
-		const form = n8n.loadExample('form-to-album');
+		const form = n8n.loadExample('form-to-album', { target: EMULATOR_TARGET });
 		await timed('form example imported and published', async () => {
 			const workflowFile = path.join(work, 'form.json');
 			fs.writeFileSync(workflowFile, JSON.stringify(form));

@@ -2,13 +2,20 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { albumToJson } from '../../helpers/eventJson';
-import { eventLocator, paginationFields } from '../descriptions';
+import { paginationFields } from '../descriptions';
+import { eventFields, toolDescription } from '../tool.description';
 import { applyLimit, forEachItem } from '../items';
 import { findEvent, readAccount, readLocator } from '../account';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['album'], operation: ['getAll'] } },
-	[eventLocator, ...paginationFields],
+	[
+		toolDescription(
+			"Lists the albums of one EventPics event: each album's id and title. Pass the event's linkId.",
+		),
+		...eventFields,
+		...paginationFields,
+	],
 );
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
