@@ -17,6 +17,8 @@ export interface FailureContext {
 	secret?: string;
 	/** Tries of the upload that broke off while the file was moving, one sentence each. */
 	brokenTransfers?: string[];
+	/** The caller's words for what to do, given the general advice (the trigger has no upload options). */
+	advice?: (general: string) => string;
 }
 
 /** Longest message and description of an error, and longest `details` (as JSON) kept from the service. */
@@ -87,7 +89,7 @@ export function failureToError(
 	const { secret } = context;
 	const message = capText(redact(failure.summary.replace(/\.$/, ''), secret), MAX_ERROR_TEXT);
 	const description = capText(
-		`${adviceFor(failure)}${refusedWaitText(context)}${triedText(context)}${(context.brokenTransfers ?? []).map((text) => ` ${text}`).join('')}`,
+		`${context.advice ? context.advice(adviceFor(failure)) : adviceFor(failure)}${refusedWaitText(context)}${triedText(context)}${(context.brokenTransfers ?? []).map((text) => ` ${text}`).join('')}`,
 		MAX_ERROR_TEXT,
 	);
 	if (failure.statusCode === undefined) {

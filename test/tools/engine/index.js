@@ -14,6 +14,7 @@ const { START_NODE_TYPE } = require('./start-node');
 const { HarnessCredentialsHelper } = require('./credentials-helper');
 const { clearDedupStore } = require('./dedup-store');
 const { toolVariant, toolTypeName, offered, AGENT_TYPE, AGENT_TYPE_NAME } = require('./ai-tool');
+const { createPoller } = require('./poll');
 
 module.exports = {
 	initEngine,
@@ -37,4 +38,5 @@ module.exports = {
 	offered,
 	AGENT_TYPE,
 	AGENT_TYPE_NAME,
+	createPoller,
 };
