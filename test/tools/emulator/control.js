@@ -18,6 +18,8 @@ const { readBody, sendJson, sendError, gone } = require('./http-util');
  *   POST /__control/events/<linkId>/albums   body: { id | albumId, title, apiKey? } -> { album }
  *   DELETE /__control/events/<linkId>/albums/<albumId>[?apiKey=]       -> { ok }
  * Without `apiKey` these change the demo key's account.
+ *   PUT  /__control/downloads/<name>  body: the file (Content-Type kept; ?length=false: sent chunked)
+ *        -> { url } of GET <storage>/downloads/<name>
  */
 
 /**
@@ -30,6 +32,7 @@ const { readBody, sendJson, sendError, gone } = require('./http-util');
  * @property {(linkId: string, apiKey?: string) => void} removeEvent
  * @property {(linkId: string, album: Record<string, unknown>) => unknown} addAlbum
  * @property {(linkId: string, albumId: string, apiKey?: string) => void} removeAlbum
+ * @property {(name: string, bytes: Buffer, o: { contentType?: string, length?: boolean }) => string} addDownload
  */
 
 /** @param {import('node:http').IncomingHttpHeaders} headers */
@@ -62,6 +65,15 @@ async function handleControl(t, req, res, path) {
 	try {
 		if (path === '/__control/events' || path.startsWith('/__control/events/'))
 			return await handleEvents(t, req, res, path);
+		if (req.method === 'PUT' && path.startsWith('/__control/downloads/')) {
+			const bytes = await readBody(req, 2 * 1024 ** 3);
+			if (bytes === undefined) throw new TypeError('A download may be at most 2 GiB');
+			const url = t.addDownload(decodeURIComponent(path.slice('/__control/downloads/'.length)), bytes, {
+				contentType: req.headers['content-type'],
+				length: !/[?&]length=false(&|$)/.test(req.url ?? ''),
+			});
+			return sendJson(res, 200, { url });
+		}
 		switch (route) {
 			case 'GET /__control/faults':
 				return sendJson(res, 200, { faults: t.state.faults.rules });
