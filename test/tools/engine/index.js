@@ -12,7 +12,7 @@ const { createEngine } = require('./create-engine');
 const { binaryFromBuffer, binaryFromFile, inlineBinary, storeBinary, readBinary } = require('./binary');
 const { START_NODE_TYPE } = require('./start-node');
 const { HarnessCredentialsHelper } = require('./credentials-helper');
-const { clearDedupStore } = require('./dedup-store');
+const { clearDedupStore, dedupStoreCalls, dedupStoreRows } = require('./dedup-store');
 
 module.exports = {
 	initEngine,
@@ -31,4 +31,6 @@ module.exports = {
 	START_NODE_TYPE,
 	HarnessCredentialsHelper,
 	clearDedupStore,
+	dedupStoreCalls,
+	dedupStoreRows,
 };

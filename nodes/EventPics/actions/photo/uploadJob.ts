@@ -11,11 +11,12 @@ import type { RateSignals } from '../../transport/upload';
 import { uploadFile } from '../../transport/upload';
 import { failureToError } from '../../transport/errors';
 import type { Account } from '../account';
-import { contentKey, dedupeKey, forget, seenBefore } from './dedupe';
+import { contentKey } from './dedupe';
 import type { FileSource } from './fileSources';
 import type { Inspection } from './inspect';
 import { bodyOpener, chooseTakenAt, inspectFile } from './inspect';
 import type { UploadJob } from './itemJobs';
+import type { FileDedupe } from './skipPlan';
 
 const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
 	unknown:
@@ -51,7 +52,8 @@ function originJson(source: FileSource): IDataObject {
 	return source.kind === 'url' ? { url: source.origin } : { binaryField: source.origin };
 }
 
-async function fileKey(job: UploadJob, source: FileSource): Promise<string> {
+/** What identifies the file for Skip Files Uploaded Before: the custom Duplicate Key, or its content. */
+export async function fileKey(job: UploadJob, source: FileSource): Promise<string> {
 	const custom = String(job.options.dedupeKey ?? '').trim();
 	if (custom === '') return await contentKey(source.open);
 	return job.sharesItem ? `key:${custom}#${source.origin}` : `key:${custom}`;
@@ -63,10 +65,11 @@ export async function runUploadJob(
 	account: Account,
 	job: UploadJob,
 	signals: RateSignals,
+	dedupe?: FileDedupe,
 ): Promise<IDataObject> {
-	const source = await job.source();
+	const source = dedupe?.source ?? (await job.source());
 	try {
-		return await uploadSource(ctx, account, job, source, signals);
+		return await uploadSource(ctx, account, job, source, signals, dedupe);
 	} finally {
 		// a file that n8n's binary data mode made us hold whole in memory is let go at once
 		source.dispose?.();
@@ -79,6 +82,7 @@ async function uploadSource(
 	job: UploadJob,
 	source: FileSource,
 	signals: RateSignals,
+	dedupe: FileDedupe | undefined,
 ): Promise<IDataObject> {
 	const { itemIndex, options } = job;
 	const itemError = (message: string, description: string) =>
@@ -92,7 +96,12 @@ async function uploadSource(
 	}
 	const inspection = await inspectFile(source, job.takenAt.exif, ctx.getTimezone());
 	try {
-		return await uploadInspected(ctx, account, job, signals, { source, inspection, wantedName });
+		return await uploadInspected(ctx, account, job, signals, {
+			source,
+			inspection,
+			wantedName,
+			dedupe,
+		});
 	} finally {
 		inspection.held?.release(); // refused, skipped or failed before the PUT took it
 	}
@@ -103,10 +112,10 @@ async function uploadInspected(
 	account: Account,
 	job: UploadJob,
 	signals: RateSignals,
-	file: { source: FileSource; inspection: Inspection; wantedName: string },
+	file: { source: FileSource; inspection: Inspection; wantedName: string; dedupe?: FileDedupe },
 ): Promise<IDataObject> {
 	const { itemIndex, options } = job;
-	const { source, inspection, wantedName } = file;
+	const { source, inspection, wantedName, dedupe } = file;
 	const named = decideType(wantedName, source.mimeType, inspection.head, {
 		allowUnknown: options.allowUnknownType === true,
 		allowOther: options.allowOtherTypes === true,
@@ -139,18 +148,10 @@ async function uploadInspected(
 		if (note) warnings.push(note);
 	}
 
-	let key: string | undefined;
-	if (options.skipDuplicates) {
-		key = dedupeKey(job.linkId, job.albumId, await fileKey(job, source));
-		if (await seenBefore(ctx, key)) {
-			return {
-				...described,
-				skipped: true,
-				reason:
-					'This node uploaded this file to this event and album before (Skip Files Uploaded Before).',
-				dedupeKey: key,
-			};
-		}
+	if (dedupe) {
+		const turn = await dedupe.turn();
+		if (turn.skip)
+			return { ...described, skipped: true, reason: turn.reason, dedupeKey: dedupe.key };
 	}
 
 	const result = await uploadFile(
@@ -170,7 +171,6 @@ async function uploadInspected(
 		signals,
 	);
 	if (!result.value) {
-		if (key) await forget(ctx, key);
 		throw failureToError(ctx.getNode(), result.failure!, {
 			...result,
 			itemIndex,
@@ -178,13 +178,14 @@ async function uploadInspected(
 		});
 	}
 	const report = result.value;
+	dedupe?.settle(true); // recorded only now that the storage confirmed the file
 	const json: IDataObject = {
 		...described,
 		statusCode: report.statusCode,
 		attempts: report.attempts,
 		uploadUrlRequests: report.uploadUrlRequests,
 	};
-	if (key) json.dedupeKey = key;
+	if (dedupe) json.dedupeKey = dedupe.key;
 	if (report.etag) json.etag = report.etag;
 	if (report.possibleDuplicate) {
 		json.possibleDuplicate = true;
