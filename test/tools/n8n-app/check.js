@@ -13,7 +13,8 @@
  *      `n8n import:workflow`; the booth folder points at a temp folder with the sample photos)
  *   3. `n8n execute --id`: the real Read/Write Files from Disk node reads the folder and the node
  *      uploads every photo into the emulator (checked byte for byte); a second run skips them all
- *      (Skip Files Uploaded Before, n8n's database), a run on an empty folder ends quietly
+ *      (Skip Files Uploaded Before, n8n's database); n8n killed in the middle of a run, and the next
+ *      run stores every photo that had not arrived (crash-step.js); a run on an empty folder ends quietly
  *   4. publishes the form example, starts `n8n start`, submits the form with two photos as a
  *      browser does (multipart) and checks they arrived in the album
  * Exit code 0 when everything holds; it prints what it checked and how long each part took.
@@ -29,6 +30,7 @@ const { ensureN8n } = require('./install');
 const { installIntoUserFolder } = require('./community-install');
 const n8n = require('./n8n');
 const paths = require('./paths');
+const { crashStep } = require('./crash-step');
 
 const SAMPLES = path.join(paths.REPO_ROOT, 'test', 'fixtures', 'samples');
 const PHOTOS = fs.readdirSync(SAMPLES).filter((name) => /\.(jpg|png|heic)$/.test(name));
@@ -191,6 +193,21 @@ async function main() {
 					'a photo was not skipped',
 				);
 				assert.equal(emulator.uploads.length, PHOTOS.length);
+			},
+		);
+
+		await timed(
+			'n8n killed in the middle of a run (Skip Files Uploaded Before): the next run stores every photo that had not arrived',
+			async () => {
+				const counts = await crashStep({
+					env,
+					emulator,
+					folder: path.join(path.dirname(booth), 'crash'),
+					sample: path.join(SAMPLES, 'booth-0001.jpg'),
+				});
+				step(
+					`    ${counts.arrived} of 24 had arrived at the kill: ${counts.skipped} skipped (recorded), ${counts.sentAgain} sent again (2xx not yet recorded), the other ${24 - counts.arrived} stored now`,
+				);
 			},
 		);
 

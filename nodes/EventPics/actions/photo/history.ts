@@ -4,19 +4,22 @@ import { sleep } from 'n8n-workflow';
 import {
 	checkedEntry,
 	fullWarning,
+	HISTORY_ENTRIES,
 	HISTORY_WARN_AT,
 	HistoryStore,
 	VERSION_MARK,
 } from './historyStore';
 
 export interface HistoryTiming {
-	/** Shortest time between two records of finished files while the run goes on. */
+	/** Records of finished files while the run goes on: at most one per this long ... */
 	batchEveryMs: number;
-	/** The look after the end-of-run record waits `lookFactor` times that record took, within these bounds. */
+	/** ... and per this many times the longest store call so far (they cost as much). */
+	batchCallFactor: number;
+	/** The look after the end-of-run record waits this many times that record took, within these bounds. */
+	lookFactor: number;
 	lookPauseMinMs: number;
 	lookPauseMaxMs: number;
-	lookFactor: number;
-	/** Pause before looking again after a look found keys missing (another writer was seen). */
+	/** Pause before looking again after a look found keys missing (another writer is at work). */
 	missingPauseMs: number;
 	/** Looks at most. */
 	rounds: number;
@@ -24,9 +27,10 @@ export interface HistoryTiming {
 
 export const HISTORY_TIMING: Readonly<HistoryTiming> = Object.freeze({
 	batchEveryMs: 1000,
-	lookPauseMinMs: 200,
+	batchCallFactor: 10,
+	lookFactor: 2,
+	lookPauseMinMs: 50,
 	lookPauseMaxMs: 1000,
-	lookFactor: 3,
 	missingPauseMs: 1000,
 	rounds: 8,
 });
@@ -40,9 +44,9 @@ export interface HistoryEnd {
 
 /**
  * One run's use of the node's history. Every store call costs in proportion to the whole history,
- * so the run makes a fixed number of them whatever the number of files: one check (two when files
- * were seen before), a record about every `batchEveryMs` while files finish, and at the end a
- * record, a look and a count.
+ * so the run makes a fixed number of them whatever the number of files: a check (a second one when
+ * files were seen before), a count, a record now and then while files finish (at most one a second,
+ * and per ten times the longest call), and at the end a record and a look.
  */
 export class RunHistory {
 	private readonly store: HistoryStore;
@@ -51,12 +55,14 @@ export class RunHistory {
 
 	private readonly pending = new Set<string>();
 
-	/** Keys a batch recorded (in case the end-of-run record fails). */
+	/** Keys a batch recorded. */
 	private readonly batched = new Set<string>();
 
 	private readonly notDone = new Set<string>();
 
 	private inFlight: Promise<void> | undefined;
+
+	private counted: Promise<number> | undefined;
 
 	private lastBatchAt = Number.NEGATIVE_INFINITY;
 
@@ -80,13 +86,17 @@ export class RunHistory {
 		const asked = seen.has(VERSION_MARK)
 			? unique.filter((key) => seen.has(checkedEntry(key)))
 			: unique;
-		for (const key of unique) this.notDone.add(key);
+		let known = new Set<string>();
+		if (asked.length > 0) {
+			const uploaded = await this.store.ask(asked);
+			if (uploaded.added.length > 0) await this.store.remove(uploaded.added);
+			known = uploaded.seen;
+		}
+		for (const key of unique) if (!known.has(key)) this.notDone.add(key);
+		// the count (for the warning near the cap) is read while the files go up
+		if (this.notDone.size > 0) this.counted = this.store.count().catch(() => 0);
 		this.lastBatchAt = this.now(); // the first batch comes a while after the check
-		if (asked.length === 0) return new Set();
-		const uploaded = await this.store.ask(asked);
-		if (uploaded.added.length > 0) await this.store.remove(uploaded.added);
-		for (const key of uploaded.seen) this.notDone.delete(key);
-		return uploaded.seen;
+		return known;
 	}
 
 	/** The storage confirmed the file: its key is recorded with the next batch or at the end. */
@@ -94,7 +104,11 @@ export class RunHistory {
 		this.notDone.delete(key);
 		this.done.add(key);
 		this.pending.add(key);
-		if (this.inFlight || this.now() - this.lastBatchAt < this.timing.batchEveryMs) return;
+		const every = Math.max(
+			this.timing.batchEveryMs,
+			this.timing.batchCallFactor * this.store.slowestMs,
+		);
+		if (this.inFlight || this.now() - this.lastBatchAt < every) return;
 		this.lastBatchAt = this.now();
 		const batch = [...this.pending];
 		this.pending.clear();
@@ -109,11 +123,12 @@ export class RunHistory {
 	}
 
 	/**
-	 * The end of the run: records every key, then looks once more after a pause longer than a store
-	 * call. n8n rewrites the list without a lock, so a call of another run (a queue-mode worker, or
-	 * another execution) that read the list before this record can write it back without these
-	 * keys; missing ones are recorded again and looked for again after a longer pause. The "checked"
-	 * entries of files not uploaded are removed, and the count warns near the cap.
+	 * The end of the run: records every key of the run, then looks once more after a pause twice
+	 * as long as that record took. n8n rewrites the list without a lock, so a call of another run (a
+	 * queue-mode worker, or another execution) that read it before this record can write it back
+	 * without these keys, and such a call takes about as long as this one. Keys found missing are
+	 * recorded again and looked for after a longer pause. The "checked" entries of files not
+	 * uploaded are removed, and the count read during the run warns near the cap.
 	 */
 	async finish(): Promise<HistoryEnd> {
 		await this.inFlight;
@@ -123,11 +138,9 @@ export class RunHistory {
 			const started = this.now();
 			try {
 				await this.store.record(all);
-				const [, count] = await Promise.all([
-					this.confirm(all, this.lookPause(this.now() - started)),
-					this.store.count().catch(() => 0),
-				]);
-				if (count >= HISTORY_WARN_AT) end.warning = fullWarning(count);
+				const { lookFactor, lookPauseMinMs, lookPauseMaxMs } = this.timing;
+				const took = (this.now() - started) * lookFactor;
+				await this.confirm(all, Math.min(lookPauseMaxMs, Math.max(lookPauseMinMs, took)));
 			} catch {
 				end.unrecorded = all.filter((key) => !this.batched.has(key));
 			}
@@ -136,6 +149,10 @@ export class RunHistory {
 			// left behind, they would only cost the next run a question and its undo
 			await this.store.remove([...this.notDone].map(checkedEntry)).catch(() => undefined);
 		}
+		const count = await this.counted;
+		if (count !== undefined && count + 2 * all.length >= HISTORY_WARN_AT) {
+			end.warning = fullWarning(Math.min(HISTORY_ENTRIES, count + 2 * all.length));
+		}
 		return end;
 	}
 
@@ -143,13 +160,8 @@ export class RunHistory {
 	private async confirm(keys: string[], pause: number): Promise<void> {
 		for (let round = 0; round < this.timing.rounds; round++) {
 			await sleep(round === 0 ? pause : this.timing.missingPauseMs);
-			const missing = await this.store.record(keys).catch(() => 0); // recorded once already
-			if (missing === 0) return;
+			const missing = await this.store.record(keys).catch(() => []); // recorded once already
+			if (missing.length === 0) return;
 		}
-	}
-
-	private lookPause(recordMs: number): number {
-		const { lookPauseMinMs, lookPauseMaxMs, lookFactor } = this.timing;
-		return Math.min(lookPauseMaxMs, Math.max(lookPauseMinMs, recordMs * lookFactor));
 	}
 }

@@ -23,6 +23,9 @@ export const checkedEntry = (key: string) => `checked:${key}`;
  * every call reads, parses, rebuilds and rewrites the whole list, without a lock.
  */
 export class HistoryStore {
+	/** The longest call so far, in ms (a call costs in proportion to the whole list). */
+	slowestMs = 0;
+
 	constructor(private readonly ctx: IExecuteFunctions) {}
 
 	/** Which values were in the list; the others are in it now. */
@@ -37,10 +40,10 @@ export class HistoryStore {
 		await this.call(async () => await this.ctx.helpers.removeProcessed(values, SCOPE, STORE));
 	}
 
-	/** Records the keys of uploaded files (and their "checked" entries); returns how many were missing. */
-	async record(keys: string[]): Promise<number> {
+	/** Records the keys of uploaded files (and their "checked" entries); returns the entries that were missing. */
+	async record(keys: string[]): Promise<string[]> {
 		const entries = [VERSION_MARK, ...keys.flatMap((key) => [checkedEntry(key), key])];
-		return (await this.ask(entries)).added.length;
+		return (await this.ask(entries)).added;
 	}
 
 	async count(): Promise<number> {
@@ -52,6 +55,7 @@ export class HistoryStore {
 	 * moment both insert its row, and the database refuses the second insert (the row then exists).
 	 */
 	private async call<T>(work: () => Promise<T>): Promise<T> {
+		const started = Date.now();
 		try {
 			return await work();
 		} catch {
@@ -64,6 +68,8 @@ export class HistoryStore {
 						"The node keeps its history of uploaded files in n8n's database. Check that n8n can write to its database, then run the workflow again.",
 				});
 			}
+		} finally {
+			this.slowestMs = Math.max(this.slowestMs, Date.now() - started);
 		}
 	}
 }
