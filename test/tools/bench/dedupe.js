@@ -225,7 +225,7 @@ async function main() {
 				const items = run.data.main[0];
 				const { uploads } = await emulator.control('/__control/uploads');
 				const skipped = items.filter(
-					(/** @type {any} */ item) => item.json.skipped === true,
+					(/** @type {any} */ item) => item.json.outcome === 'skipped',
 				).length;
 				const expected = scenario === 'known' ? [0, options.files] : [options.files, 0];
 				if (uploads.length !== expected[0] || skipped !== expected[1])

@@ -147,7 +147,7 @@ async function crashStep({
 		(/** @type {any} */ i) => i.json,
 	);
 	const skipped = items
-		.filter((/** @type {any} */ i) => i.skipped === true)
+		.filter((/** @type {any} */ i) => i.outcome === 'skipped')
 		.map((/** @type {any} */ i) => i.fileName);
 	const storedNow = /** @type {string[]} */ (
 		emulator.uploads.slice(again).map((/** @type {any} */ u) => u.fileName)

@@ -3,8 +3,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { AdaptiveLimiter, runPool } from '../../transport/limiter';
 import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { NodeError } from '../items';
-import { asNodeError, errorItem } from '../items';
+import { asNodeError } from '../items';
 import { readAccount } from '../account';
+import { failedOutput, outcomeHint } from './fileOutput';
 import type { UploadJob } from './itemJobs';
 import { itemJobs } from './itemJobs';
 import type { SkipPlan } from './skipPlan';
@@ -32,6 +33,7 @@ interface ItemOutcome {
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
+	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 	let options: UploadOptions;
 	try {
 		// the node-wide options (Concurrent Uploads above all) are those of the first item
@@ -39,7 +41,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	} catch (error) {
 		const nodeError = asNodeError(this, error, 0);
 		if (!continueOnFail) throw nodeError;
-		return items.map((_, itemIndex) => errorItem(nodeError, itemIndex));
+		return items.map((_, itemIndex) => failedOutput(nodeError, itemIndex, errorOutput));
 	}
 	const policy = retryPolicyFrom(options);
 	const account = await readAccount(this, policy);
@@ -92,7 +94,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const nodeError = asNodeError(this, error, job.itemIndex);
 			outcome.error ??= nodeError;
 			if (!continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
-			else outcome.outputs[slots.get(job)!] = errorItem(nodeError, job.itemIndex);
+			else
+				outcome.outputs[slots.get(job)!] = failedOutput(
+					nodeError,
+					job.itemIndex,
+					errorOutput,
+					job.facts,
+				);
 		} finally {
 			if (file && 'settle' in file) file.settle(false); // no-op once the file was uploaded
 		}
@@ -105,9 +113,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const outcome = outcomes[itemIndex];
 		if (outcome.error && !continueOnFail) throw outcome.error;
 		if (outcome.error && outcome.outputs.length === 0)
-			output.push(errorItem(outcome.error, itemIndex));
+			output.push(failedOutput(outcome.error, itemIndex, errorOutput));
 		else output.push(...outcome.outputs);
 	}
+	const hint = outcomeHint(output);
+	if (hint) this.addExecutionHints(hint);
 	return output;
 }
 
@@ -115,16 +125,18 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 async function recordHistory(ctx: IExecuteFunctions, plan: SkipPlan, outcomes: ItemOutcome[]) {
 	const end = await plan.finish();
 	const unrecorded = new Set(end.unrecorded);
-	if (end.warning) ctx.addExecutionHints({ message: end.warning, location: 'outputPane' });
+	if (end.warning) {
+		ctx.addExecutionHints({ message: end.warning, type: 'warning', location: 'outputPane' });
+	}
 	for (const { json } of outcomes.flatMap((outcome) => outcome.outputs)) {
-		const key = typeof json.dedupeKey === 'string' && !json.skipped ? json.dedupeKey : undefined;
-		if (!key || json.statusCode === undefined) continue;
+		const key = json.outcome === 'uploaded' ? json.dedupeKey : undefined;
+		if (typeof key !== 'string') continue;
 		const notes: string[] = [];
 		if (unrecorded.has(key))
 			notes.push(
 				"The file was uploaded, but n8n's database did not take its key: the next run will upload it again.",
 			);
 		if (end.warning) notes.push(end.warning);
-		if (notes.length > 0) json.warnings = [...((json.warnings as string[]) ?? []), ...notes];
+		if (notes.length > 0) json.warnings = [...(json.warnings as string[]), ...notes];
 	}
 }

@@ -12,18 +12,19 @@ import { uploadFile } from '../../transport/upload';
 import { failureToError } from '../../transport/errors';
 import type { Account } from '../account';
 import { contentKey } from './dedupe';
+import type { FileFacts } from './fileOutput';
+import { fileOutput, takenAtFacts } from './fileOutput';
 import type { FileSource } from './fileSources';
 import type { Inspection } from './inspect';
 import { bodyOpener, chooseTakenAt, inspectFile } from './inspect';
 import type { UploadJob } from './itemJobs';
 import type { FileDedupe } from './skipPlan';
+import { ALLOW_ANY_TYPE, ALLOW_UNKNOWN_TYPES } from './uploadOptions';
 
 const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
-	unknown:
-		'Give the file a name with a known extension in Options > "File Name", or turn on Options > "Send Unknown Types as Octet-Stream".',
-	notMedia:
-		'An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "Allow Files That Are Not Photos or Videos" to upload it anyway.',
-	text: 'This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "Allow Files That Are Not Photos or Videos".',
+	unknown: `Give the file a name with a known extension in Options > "File Name", or turn on Options > "${ALLOW_UNKNOWN_TYPES}" to send it as application/octet-stream.`,
+	notMedia: `An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "${ALLOW_ANY_TYPE}" to upload it anyway.`,
+	text: `This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
 };
 
 function describeSource(source: FileSource): string {
@@ -48,7 +49,7 @@ function typeRefusal(
 	});
 }
 
-function originJson(source: FileSource): IDataObject {
+function originFacts(source: FileSource): FileFacts {
 	return source.kind === 'url' ? { url: source.origin } : { binaryField: source.origin };
 }
 
@@ -128,30 +129,29 @@ async function uploadInspected(
 		? mimeTypeMismatch(source.mimeType, named.contentType, named.fileName)
 		: undefined;
 	if (ownType) warnings.push(ownType);
-	const described: IDataObject = {
-		linkId: job.linkId,
-		eventTitle: job.eventTitle,
-		albumId: job.albumId ?? null,
-		albumTitle: job.albumTitle ?? null,
+	const described: FileFacts = {
+		...job.facts,
 		fileName: named.fileName,
 		contentType: named.contentType,
 		bytes: source.size,
-		takenAt: takenAt ?? null,
+		...takenAtFacts(takenAt, ctx.getTimezone()),
 		takenAtSource,
-		...originJson(source),
+		exifTag: inspection.exif?.tag,
+		...originFacts(source),
+		typeFromContent: named.fromContent,
+		binaryDataMode: source.bufferedMode,
+		warnings,
 	};
-	if (inspection.exif) described.exifTag = inspection.exif.tag;
-	if (named.fromContent) described.typeFromContent = named.fromContent;
 	if (source.bufferedMode) {
-		described.binaryDataMode = source.bufferedMode;
 		const note = bufferedWarning(source.bufferedMode, source.size);
 		if (note) warnings.push(note);
 	}
 
 	if (dedupe) {
 		const turn = await dedupe.turn();
-		if (turn.skip)
-			return { ...described, skipped: true, reason: turn.reason, dedupeKey: dedupe.key };
+		if (turn.skip) {
+			return fileOutput('skipped', { ...described, reason: turn.reason, dedupeKey: dedupe.key });
+		}
 	}
 
 	const result = await uploadFile(
@@ -179,20 +179,20 @@ async function uploadInspected(
 	}
 	const report = result.value;
 	dedupe?.settle(true); // recorded only now that the storage confirmed the file
-	const json: IDataObject = {
-		...described,
-		statusCode: report.statusCode,
-		attempts: report.attempts,
-		uploadUrlRequests: report.uploadUrlRequests,
-	};
-	if (dedupe) json.dedupeKey = dedupe.key;
-	if (report.etag) json.etag = report.etag;
+	// a retry of a transfer that was moving when it broke: said, with how far it had come
+	warnings.push(...report.brokenTransfers);
 	if (report.possibleDuplicate) {
-		json.possibleDuplicate = true;
 		warnings.push(
 			'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.',
 		);
 	}
-	if (warnings.length > 0) json.warnings = warnings;
-	return json;
+	return fileOutput('uploaded', {
+		...described,
+		statusCode: report.statusCode,
+		attempts: report.attempts,
+		uploadUrlRequests: report.uploadUrlRequests,
+		etag: report.etag,
+		dedupeKey: dedupe?.key,
+		possibleDuplicate: report.possibleDuplicate === true,
+	});
 }
