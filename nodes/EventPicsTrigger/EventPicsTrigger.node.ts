@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { searchEvents } from '../EventPics/methods';
+import { eventPicsApiTest, searchEvents } from '../EventPics/methods';
 import { triggerProperties } from './description';
 import { pollEventPics } from './poll/poll';
 
@@ -23,12 +23,14 @@ export class EventPicsTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'eventPicsApi', required: true }],
+		// the same bounded test as the EventPics node (n8n uses whichever node it finds first)
+		credentials: [{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' }],
 		properties: triggerProperties,
 	};
 
 	methods = {
 		listSearch: { searchEvents },
+		credentialTest: { eventPicsApiTest },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
