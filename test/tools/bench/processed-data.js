@@ -17,7 +17,6 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { n8nDir } = require('../n8n-app/paths');
 
-// eslint-disable-next-line import/no-dynamic-require
 const sqlite3 = require(path.join(n8nDir, 'node_modules', 'sqlite3'));
 
 const [database, command, workflowId, context, valueFile] = process.argv.slice(2);

@@ -25,6 +25,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const execFile = require('node:util').promisify(require('node:child_process').execFile);
 const { startEmulator } = require('../emulator');
 const { ensureN8n } = require('./install');
 const { installIntoUserFolder } = require('./community-install');
@@ -77,6 +78,11 @@ async function main() {
 	await timed('n8n installed (cached after the first run)', async () => {
 		const result = await ensureN8n();
 		if (result.fresh) step(`installed n8n ${paths.N8N_VERSION} into ${paths.n8nDir}`);
+	});
+	await timed("the engine harness's deduplication store answers as n8n's own", async () => {
+		const parity = path.join(paths.REPO_ROOT, 'test', 'tools', 'engine', 'dedup-parity.js');
+		const { stdout } = await execFile(paths.nodeBin, [parity]);
+		step(`    ${stdout.trim().split('\n').join('\n    ')}`);
 	});
 
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'eventpics-test-n8n-'));
