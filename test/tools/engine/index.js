@@ -13,8 +13,8 @@ const { binaryFromBuffer, binaryFromFile, inlineBinary, storeBinary, readBinary 
 const { START_NODE_TYPE } = require('./start-node');
 const { HarnessCredentialsHelper } = require('./credentials-helper');
 const { clearDedupStore, dedupStoreCalls, dedupStoreRows } = require('./dedup-store');
-const { toolVariant, toolTypeName, offered, AGENT_TYPE, AGENT_TYPE_NAME } = require('./ai-tool');
 const { createPoller } = require('./poll');
+const { toolVariant, toolTypeName, offered, AGENT_TYPE, AGENT_TYPE_NAME } = require('./ai-tool');
 
 module.exports = {
 	initEngine,
@@ -35,10 +35,10 @@ module.exports = {
 	clearDedupStore,
 	dedupStoreCalls,
 	dedupStoreRows,
+	createPoller,
 	toolVariant,
 	toolTypeName,
 	offered,
 	AGENT_TYPE,
 	AGENT_TYPE_NAME,
-	createPoller,
 };
