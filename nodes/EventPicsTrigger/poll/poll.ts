@@ -2,7 +2,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { EventSummary } from '../../EventPics/helpers/events';
-import { eventNotOfKey } from '../../EventPics/helpers/naming';
+import { eventNotOfKey, named } from '../../EventPics/helpers/naming';
 import { listEvents } from '../../EventPics/transport/api';
 import { readCredential } from '../../EventPics/transport/credential';
 import type { RetryPolicy } from '../../EventPics/transport/retryPolicy';
@@ -23,12 +23,20 @@ const POLL_RETRY: RetryPolicy = {
 	timeoutMs: 30_000,
 };
 
-/** The retry policy within the time n8n gives a poll (5 minutes unless its scheduler says less). */
+/**
+ * The retry policy within the time n8n gives a poll (5 minutes unless its scheduler says less):
+ * at most a quarter of it waiting, the rest shared by the tries.
+ */
 export function pollPolicy(ctx: IPollFunctions): RetryPolicy {
 	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
-	if (budget === undefined || !Number.isFinite(budget)) return POLL_RETRY;
-	const perCall = (budget - POLL_RETRY.maxTotalWaitMs) / POLL_RETRY.maxAttempts;
-	return { ...POLL_RETRY, timeoutMs: Math.max(1_000, Math.min(POLL_RETRY.timeoutMs, perCall)) };
+	if (budget === undefined || !Number.isFinite(budget) || budget <= 0) return POLL_RETRY;
+	const maxTotalWaitMs = Math.min(POLL_RETRY.maxTotalWaitMs, budget / 4);
+	const perCall = (budget - maxTotalWaitMs) / POLL_RETRY.maxAttempts;
+	return {
+		...POLL_RETRY,
+		maxTotalWaitMs,
+		timeoutMs: Math.max(1_000, Math.min(POLL_RETRY.timeoutMs, perCall)),
+	};
 }
 
 /** The event a New Album watch is limited to, or an error naming the key's events. */
@@ -43,6 +51,22 @@ function checkWatchedEvent(
 	throw new NodeOperationError(ctx.getNode(), eventNotOfKey(events, watch.linkId, title), {
 		description:
 			'The trigger watches the albums of this event. Pick another event in the "Event" field, or set "Albums Of" to "All Events".',
+	});
+}
+
+/** The error of a manual test when there is nothing to show: what to create. */
+function nothingYet(ctx: IPollFunctions, events: EventSummary[], watch: Watch): NodeOperationError {
+	if (watch.on === 'newEvent') {
+		return new NodeOperationError(ctx.getNode(), 'EventPics lists no events for this API key yet', {
+			description: 'Create an event in the EventPics app, then fetch a test event again.',
+		});
+	}
+	const event = events.find((candidate) => candidate.linkId === watch.linkId);
+	const message = event
+		? `The event ${named(event.title, event.linkId)} has no albums yet`
+		: 'EventPics lists no albums for this API key yet';
+	return new NodeOperationError(ctx.getNode(), message, {
+		description: 'Create an album in the EventPics app, then fetch a test event again.',
 	});
 }
 
@@ -66,10 +90,7 @@ export async function pollEventPics(this: IPollFunctions): Promise<INodeExecutio
 	if (this.getMode() === 'manual') {
 		const newest = newestItem(items);
 		if (newest) return [[{ json: newest.json }]];
-		const what = watch.on === 'newEvent' ? 'no events' : 'no albums';
-		throw new NodeOperationError(this.getNode(), `EventPics lists ${what} for this API key yet`, {
-			description: `Create ${watch.on === 'newEvent' ? 'an event' : 'an album'} in the EventPics app, then fetch a test event again.`,
-		});
+		throw nothingYet(this, result.value, watch);
 	}
 	const staticData = this.getWorkflowStaticData('node');
 	const { fresh, next } = comparePoll(

@@ -111,6 +111,23 @@ describe('EventPics Trigger: New Event, ticked by n8n-core against the emulator'
 		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['gala-2027']);
 	});
 
+	it('tests the credential with the main node’s method (testedBy), also when it is the only node type', async () => {
+		const trigger = triggerTypes[TRIGGER_TYPE];
+		expect(trigger.description.credentials).toEqual([
+			{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' },
+		]);
+		expect(trigger.methods.credentialTest.eventPicsApiTest).toBe(
+			triggerTypes['n8n-nodes-eventpics.eventPics'].methods.credentialTest.eventPicsApiTest,
+		);
+		const result = await engine.testCredential({
+			credentialType: 'eventPicsApi',
+			credentialTypes,
+			nodeTypes: { [TRIGGER_TYPE]: trigger },
+			credentials: { apiKey: emu.apiKey, baseUrl: emu.baseUrl },
+		});
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
 	it('the list search of its Event field is the main node’s', async () => {
 		const result = await engine.callListSearch({
 			nodeType: TRIGGER_TYPE,
@@ -195,6 +212,14 @@ describe('EventPics Trigger: New Album', () => {
 		expect(poller.current()).toEqual(before);
 	});
 
+	it('a Trigger On value that is not one of its choices (a hand-edited workflow) is named', async () => {
+		const poller = await createPoller({ emu, parameters: { triggerOn: 'newPhoto' } });
+		await expect(poller.activate()).rejects.toMatchObject({
+			message: '"Trigger On" is "newPhoto", which is not one of its choices',
+			description: 'Choose "New Event" or "New Album" in "Trigger On".',
+		});
+	});
+
 	it('of one event, none chosen: says which field to fill', async () => {
 		const poller = await createPoller({ emu, parameters: newAlbumParameters('  ') });
 		await expect(poller.activate()).rejects.toMatchObject({
@@ -248,10 +273,17 @@ describe('EventPics Trigger: Fetch Test Event (manual mode, run by the engine as
 		const none = await fetchTestEvent({ emu, parameters: newAlbumParameters('office-opening') });
 		expect(none.status).toBe('error');
 		expect(none.nodeError).toMatchObject({
+			message: 'The event "Office Opening" (office-opening) has no albums yet',
+			description: 'Create an album in the EventPics app, then fetch a test event again.',
+		});
+		emu.removeEvent('wedding-anna-ben');
+		emu.removeEvent('summer-party-2026');
+		const noAlbums = await fetchTestEvent({ emu, parameters: newAlbumParameters() });
+		expect(noAlbums.nodeError).toMatchObject({
 			message: 'EventPics lists no albums for this API key yet',
 			description: 'Create an album in the EventPics app, then fetch a test event again.',
 		});
-		for (const linkId of SEEDED) emu.removeEvent(linkId);
+		emu.removeEvent('office-opening');
 		const empty = await fetchTestEvent({ emu, parameters: newEvent });
 		expect(empty.nodeError).toMatchObject({
 			message: 'EventPics lists no events for this API key yet',

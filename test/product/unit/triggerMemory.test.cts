@@ -125,8 +125,13 @@ describe('the poll’s retry policy', () => {
 		expect(pollPolicy(ctx(300_000)).timeoutMs).toBe(30_000);
 	});
 
-	it('shorter calls when n8n gives the poll less time', () => {
-		expect(pollPolicy(ctx(60_000)).timeoutMs).toBe(15_000);
-		expect(pollPolicy(ctx(10_000)).timeoutMs).toBe(1_000);
+	it('shorter calls and waits when n8n gives the poll less time: all within it', () => {
+		expect(pollPolicy(ctx(60_000))).toMatchObject({ maxTotalWaitMs: 15_000, timeoutMs: 15_000 });
+		expect(pollPolicy(ctx(20_000))).toMatchObject({ maxTotalWaitMs: 5_000, timeoutMs: 5_000 });
+		for (const budget of [8_000, 20_000, 60_000, 300_000]) {
+			const policy = pollPolicy(ctx(budget));
+			expect(policy.maxAttempts * policy.timeoutMs + policy.maxTotalWaitMs).toBeLessThanOrEqual(budget);
+		}
+		expect(pollPolicy(ctx(0)).timeoutMs).toBe(30_000);
 	});
 });
