@@ -1,5 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { oneLine } from './text';
+
+/**
+ * Longest title kept. Titles come from the service and are shown in outputs, dropdowns, errors and
+ * an AI agent's tool answers, for every item: cleaned and cut here, where the answer is read, once.
+ */
+export const MAX_TITLE = 200;
+
+/** Longest id taken: an event or album with a longer id (no real one is) is left out of the list. */
+const MAX_ID = 1024;
+
 export interface Album {
 	id: string;
 	title: string;
@@ -17,24 +28,30 @@ function asText(value: unknown): string | undefined {
 	return undefined;
 }
 
+/** A title as the node shows it (see oneLine), else the id (cleaned the same way). */
+function titleOf(value: unknown, id: string): string {
+	const raw = asText(value);
+	return (raw === undefined ? '' : oneLine(raw, MAX_TITLE)) || oneLine(id, MAX_TITLE);
+}
+
 /** Reads an album as the API documents it: `id`, or `albumId` in one set of its examples. */
 function normalizeAlbum(raw: unknown): Album | undefined {
 	if (typeof raw !== 'object' || raw === null) return undefined;
 	const album = raw as IDataObject;
 	const id = asText(album.id) ?? asText(album.albumId);
-	if (id === undefined) return undefined;
-	return { id, title: asText(album.title) ?? id };
+	if (id === undefined || id.length > MAX_ID) return undefined;
+	return { id, title: titleOf(album.title, id) };
 }
 
 function normalizeEvent(raw: unknown): EventSummary | undefined {
 	if (typeof raw !== 'object' || raw === null) return undefined;
 	const event = raw as IDataObject;
 	const linkId = asText(event.linkId);
-	if (linkId === undefined) return undefined;
+	if (linkId === undefined || linkId.length > MAX_ID) return undefined;
 	const albums = Array.isArray(event.albums)
 		? event.albums.map(normalizeAlbum).filter((a): a is Album => a !== undefined)
 		: [];
-	return { linkId, title: asText(event.title) ?? linkId, albums };
+	return { linkId, title: titleOf(event.title, linkId), albums };
 }
 
 /** The `events` array of a geteventsandalbums answer, or undefined when the answer has none. */

@@ -1,4 +1,4 @@
-import { trimRuns } from './text';
+import { INVISIBLE, trimRuns } from './text';
 
 /** Longest file name sent, in UTF-8 bytes (storage keys allow 1024; names stay readable). */
 export const MAX_FILE_NAME_BYTES = 200;
@@ -26,22 +26,14 @@ function cutToBytes(text: string, maxBytes: number): string {
 }
 
 /**
- * Characters that are not shown but change what is shown: control characters (Cc, NUL and CR/LF
- * included), format characters (Cf: the bidi controls U+202A-202E, U+2066-2069, U+200E, U+200F,
- * U+061C, the zero-width U+200B-200D, U+2060 and the BOM U+FEFF among them) and the line and
- * paragraph separators, and halves of a surrogate pair without their other half (not a character).
- * "photo\u202Egpj.exe" would show as "photoexe.jpg".
- */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
-
-/**
  * Of a longer name only its first and last MAX_LOOKED characters are cleaned (the name sent is at
  * most MAX_FILE_NAME_BYTES), so that a megabyte of a name costs no more than a few kilobytes.
  */
 const MAX_LOOKED = 4096;
 
 /**
- * A file name safe to send: no directory part, no control, bidi or zero-width characters, surrounding
+ * A file name safe to send: no directory part, no control, bidi or zero-width characters (INVISIBLE
+ * in text.ts), surrounding
  * spaces and dots trimmed, other Unicode kept, cut to MAX_FILE_NAME_BYTES without breaking a
  * character or the extension. n8n-workflow's sanitizeFilename does only the directory part (and NUL),
  * names an empty result "untitled" and is missing from n8n 2.0 and 2.1, so it is not used here.

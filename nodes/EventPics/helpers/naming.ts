@@ -1,4 +1,9 @@
 import type { EventSummary } from './events';
+import { MAX_TITLE } from './events';
+import { oneLine } from './text';
+
+/** Longest id quoted in a message. */
+const MAX_SHOWN_ID = 100;
 
 /** How many events or albums an error lists before "and N more". */
 export const MAX_LISTED = 10;
@@ -8,8 +13,11 @@ export const NO_ALBUM = 'No album (upload into the event itself)';
 
 /** `"Title" (id)`, or `"id"` when the title is unknown or the id itself. */
 export function named(title: string | undefined, id: string): string {
-	const cleanTitle = (title ?? '').trim();
-	return cleanTitle === '' || cleanTitle === id ? `"${id}"` : `"${cleanTitle}" (${id})`;
+	const cleanTitle = oneLine(title ?? '', MAX_TITLE);
+	const shownId = oneLine(id, MAX_SHOWN_ID);
+	return cleanTitle === '' || cleanTitle === shownId
+		? `"${shownId}"`
+		: `"${cleanTitle}" (${shownId})`;
 }
 
 /** `"A" (a), "B" (b) and 3 more`, capped at MAX_LISTED entries. */
@@ -59,5 +67,6 @@ export function eventNotOfKey(events: EventSummary[], linkId: string, eventTitle
 export function cachedTitle(locator: unknown): string | undefined {
 	if (typeof locator !== 'object' || locator === null) return undefined;
 	const title = (locator as { cachedResultName?: unknown }).cachedResultName;
-	return typeof title === 'string' && title.trim() !== '' ? title : undefined;
+	const clean = typeof title === 'string' ? oneLine(title, MAX_TITLE) : '';
+	return clean === '' ? undefined : clean;
 }
