@@ -161,3 +161,56 @@ describe('security: numeric options are checked whatever an expression gives', (
 		}
 	});
 });
+
+/**
+ * Threat (issue 19): text options given other values by an expression. A Duplicate Key that is an
+ * object became "key:[object Object]" for every file, so all but the first were skipped silently; a
+ * File Name that is not text crashed with "options.fileName?.trim is not a function".
+ */
+describe('security: text options are read as text whatever an expression gives', () => {
+	let emu: Emulator;
+	beforeAll(async () => (emu = await startEmulator()));
+	afterAll(async () => await emu.close());
+	beforeEach(() => emu.reset());
+
+	const withId = (id: string) => ({ ...photo(), json: { id, meta: { z: 1, a: [id, true] } } });
+
+	it('a Duplicate Key that is an object tells files apart by its JSON (keys sorted)', async () => {
+		const parameters = uploadParameters({
+			options: { skipDuplicates: true, dedupeKey: '={{ { id: $json.id, meta: $json.meta } }}' },
+		});
+		const first = await runEventPics({ emu, parameters, inputItems: [withId('a'), withId('b')] });
+		expect(first.items.map((item) => item.json.outcome)).toEqual(['uploaded', 'uploaded']);
+		expect(first.items[0].json.dedupeKey).toBe(
+			'wedding-anna-ben/booth/key:{"id":"a","meta":{"a":["a",true],"z":1}}',
+		);
+		// the next run knows both, and only them
+		const again = await runEventPics({ emu, parameters, inputItems: [withId('b'), withId('c')] });
+		expect(again.items.map((item) => item.json.outcome)).toEqual(['skipped', 'uploaded']);
+		expect(emu.uploads).toHaveLength(3);
+	});
+
+	it('a File Name that is a number is that number as text', async () => {
+		const result = await runEventPics({
+			emu,
+			parameters: uploadParameters({ options: { fileName: '={{ 20260620 }}' } }),
+			inputItems: [photo()],
+		});
+		expect(result.items[0].json).toMatchObject({ outcome: 'uploaded', fileName: '20260620.jpg' });
+	});
+
+	it.each([
+		['an object', '={{ { name: "a.jpg" } }}'],
+		['a list', '={{ ["a.jpg"] }}'],
+		['a boolean', '={{ true }}'],
+	])('a File Name that is %s is an error naming the option and the item', async (kind, fileName) => {
+		const result = await runEventPics({
+			emu,
+			parameters: uploadParameters({ options: { fileName } }),
+			inputItems: [photo()],
+		});
+		expect(result.nodeError?.message).toBe(`Option "File Name" of item 0 is ${kind}, but must be text`);
+		expect(result.nodeError?.description).toContain('{{ $json.name }}.jpg');
+		expect(emu.uploads).toHaveLength(0);
+	});
+});

@@ -12,7 +12,7 @@ const { Workflow } = require('n8n-workflow');
 const { WorkflowExecute, ExecutionLifecycleHooks } = require('n8n-core');
 
 const { initEngine } = require('./engine');
-const { installLogger, startCapture, toPlain } = require('./logs');
+const { installLogger, startCapture, toPlain, unshownText } = require('./logs');
 const { createNodeTypes, describe } = require('./node-types');
 const { HarnessCredentialsHelper } = require('./credentials-helper');
 const { buildAdditionalData } = require('./additional-data');
@@ -62,7 +62,9 @@ const { createStartNodeType, START_NODE_TYPE } = require('./start-node');
  * @property {any} error the workflow-level error (a node failed without continue-on-fail), else undefined
  * @property {LogLine[]} logs every log line of the run (engine, LoggerProxy, node `this.logger`)
  * @property {() => string} text everything above (outputs, errors with all own properties and
- *   stacks, logs) as one string, for searching e.g. that an API key appears nowhere
+ *   stacks, logs) as one string, for searching e.g. that an API key appears nowhere: the JSON of it,
+ *   then every text of what that JSON shows only in brief (sockets, requests, buffers, symbol-keyed
+ *   properties, deep nesting), found by walking all of it (logs.js unshownText)
  * @property {string} executionId
  * @property {HarnessCredentialsHelper} credentialsHelper the run's credentials helper
  * @property {import('n8n-workflow').IDataObject} [staticData] the workflow's static data after the run
@@ -255,8 +257,15 @@ function buildResult(run, logs, executionId, credentialsHelper) {
 		logs,
 		executionId,
 		credentialsHelper,
-		text: () =>
-			JSON.stringify(toPlain({ outputs: allOutputs, nodeErrors, error, logs, runData })),
+		text: () => {
+			/** @type {unknown[]} */
+			const unshown = [];
+			const all = { outputs: allOutputs, nodeErrors, error, logs, runData };
+			const shown = JSON.stringify(toPlain(all, undefined, undefined, unshown));
+			for (const line of logs) unshown.push(/** @type {any} */ (line).unshown);
+			const rest = unshownText(unshown);
+			return rest === '' ? shown : `${shown}\n${rest}`;
+		},
 	};
 }
 

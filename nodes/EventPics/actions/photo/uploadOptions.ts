@@ -1,6 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { checkNumber, NUMBER_RULES, rangeText } from '../../helpers/numberOption';
+import type { OptionText } from '../../helpers/optionText';
+import { duplicateKeyText, fileNameText } from '../../helpers/optionText';
 import { itemError } from '../items';
 
 /**
@@ -55,6 +57,24 @@ export function checkedOption(
 	);
 }
 
+/** A text option as text, whatever an expression gave (helpers/optionText.ts), or an error naming it. */
+function checkedText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	label: string,
+	read: OptionText,
+): string {
+	if (read.ok) return read.text;
+	throw itemError(
+		ctx,
+		itemIndex,
+		`Option "${label}" of item ${itemIndex} ${read.reason}`,
+		label === 'File Name'
+			? 'Set Options > "File Name" to text, for example {{ $json.name }}.jpg; when it is an expression, check what it gives for this item.'
+			: 'Set Options > "Duplicate Key" to text, a number or an object (compared as JSON), for example {{ $json.id }}.',
+	);
+}
+
 const NUMBER_OPTIONS = [
 	'concurrency',
 	'maxAttempts',
@@ -69,7 +89,14 @@ export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number): Up
 		if (options[name] !== undefined)
 			options[name] = checkedOption(ctx, itemIndex, name, options[name]);
 	}
-	if (String(options.dedupeKey ?? '').trim() !== '' && options.skipDuplicates !== true) {
+	options.fileName = checkedText(ctx, itemIndex, 'File Name', fileNameText(options.fileName));
+	options.dedupeKey = checkedText(
+		ctx,
+		itemIndex,
+		'Duplicate Key',
+		duplicateKeyText(options.dedupeKey),
+	);
+	if (options.dedupeKey !== '' && options.skipDuplicates !== true) {
 		throw itemError(
 			ctx,
 			itemIndex,

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { FileHost } from '../node/fileHost.cts';
+import { startFileHost } from '../node/fileHost.cts';
+import type { Emulator } from '../node/fixture.cts';
+import { runEventPics, startEmulator } from '../node/fixture.cts';
+
+/**
+ * Threat: a Base URL http://localhost (the emulator, a local set-up) goes through HTTP_PROXY, so the
+ * API key travels in clear text to the proxy. n8n's request helper routes by the environment
+ * (proxy-from-env: HTTP_PROXY / HTTPS_PROXY / ALL_PROXY, except what NO_PROXY lists) with no
+ * exception for loopback, and a community node can neither read the environment nor tell n8n "no
+ * proxy" (its `proxy` option falls back to the environment). So the README says it, and this test
+ * keeps the README true: the day n8n keeps loopback off the proxy, the first test fails.
+ */
+describe('security: HTTP_PROXY and a loopback Base URL', () => {
+	let emu: Emulator;
+	let proxy: FileHost;
+	const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+	beforeAll(async () => {
+		emu = await startEmulator();
+		proxy = await startFileHost(); // also answers as an HTTP proxy, and logs the host asked for
+	});
+	afterAll(async () => {
+		for (const [name, value] of Object.entries(saved)) {
+			if (value === undefined) delete process.env[name];
+			else process.env[name] = value;
+		}
+		await emu.close();
+		await proxy.close();
+	});
+	beforeEach(() => {
+		emu.reset();
+		proxy.reset();
+	});
+
+	const listEvents = async () =>
+		await runEventPics({
+			emu,
+			baseUrl: emu.baseUrl.replace('127.0.0.1', 'localhost'),
+			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+		});
+
+	it('without NO_PROXY, n8n sends the call to http://localhost through the proxy', async () => {
+		process.env.HTTP_PROXY = proxy.url;
+		delete process.env.NO_PROXY;
+		await listEvents();
+		const port = new URL(emu.baseUrl).port;
+		expect(proxy.requests).toContainEqual({
+			method: 'GET',
+			path: '/geteventsandalbums',
+			host: `localhost:${port}`,
+		});
+		expect(emu.requests).toHaveLength(0);
+	});
+
+	it('with NO_PROXY=localhost,127.0.0.1,::1 the call goes straight to the Base URL', async () => {
+		process.env.HTTP_PROXY = proxy.url;
+		process.env.NO_PROXY = 'localhost,127.0.0.1,::1';
+		const result = await listEvents();
+		expect(result.items.length).toBeGreaterThan(0);
+		expect(proxy.requests).toHaveLength(0);
+	});
+
+	it("README's Security section says so, with the NO_PROXY to set", () => {
+		const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+		const security = readme.slice(readme.indexOf('## Security'), readme.indexOf('## Limits'));
+		expect(security).toContain('HTTP_PROXY');
+		expect(security).toContain('NO_PROXY=localhost,127.0.0.1,::1');
+	});
+});
