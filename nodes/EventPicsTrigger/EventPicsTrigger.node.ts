@@ -23,7 +23,7 @@ export class EventPicsTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		// the credential's test is the main node's method (n8n's declarative test cannot bound the answer)
+		// the same credential test as the EventPics node (methods/credentialTest.ts)
 		credentials: [{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' }],
 		properties: triggerProperties,
 	};
