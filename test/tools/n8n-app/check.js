@@ -222,7 +222,6 @@ async function main() {
 			async () => {
 				const counts = await crashStep({
 					env,
-					emulator,
 					folder: path.join(path.dirname(booth), 'crash'),
 					sample: path.join(SAMPLES, 'booth-0001.jpg'),
 				});

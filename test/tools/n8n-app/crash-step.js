@@ -15,12 +15,15 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
+const { startEmulator } = require('../emulator');
 const n8n = require('./n8n');
 const paths = require('./paths');
 
 const PHOTOS = 24;
 const KILL_AFTER = 8;
 const WORKFLOW_ID = 'eventpicsCrashCheck';
+/** Its own emulator and credential: the other steps' upload counts stay as they are. */
+const CREDENTIAL = { id: 'eventpicsCrashCheck1', name: 'EventPics (crash check)' };
 
 /**
  * The execution `n8n execute --rawOutput` printed, whatever n8n logged after it (n8n 2.41.1 on Node
@@ -51,7 +54,7 @@ function workflow(folder) {
 			takenAtMode: 'none',
 			options: { skipDuplicates: true, concurrency: 4 },
 		},
-		credentials: { eventPicsApi: n8n.EMULATOR_CREDENTIAL },
+		credentials: { eventPicsApi: CREDENTIAL },
 	};
 	const link = (/** @type {string} */ from, /** @type {string} */ to) => ({
 		[from]: { main: [[{ node: to, type: 'main', index: 0 }]] },
@@ -85,10 +88,27 @@ function workflow(folder) {
 }
 
 /**
- * @param {{ env: NodeJS.ProcessEnv, emulator: any, folder: string, sample: string, delays?: { getUploadUrlMs: number, putMs: number }, killAfter?: number }} options
+ * @param {{ env: NodeJS.ProcessEnv, folder: string, sample: string, delays?: { getUploadUrlMs: number, putMs: number }, killAfter?: number }} options
  *   `folder` must be readable by n8n (N8N_RESTRICT_FILE_ACCESS_TO) and not exist yet
  */
-async function crashStep({
+async function crashStep(options) {
+	fs.mkdirSync(options.folder, { recursive: true });
+	const emulator = await startEmulator({
+		storageDir: path.join(options.folder, '..', 'crash-emulator'),
+	});
+	try {
+		const file = path.join(options.folder, '..', 'crash-credential.json');
+		const data = { apiKey: emulator.apiKey, baseUrl: emulator.baseUrl };
+		fs.writeFileSync(file, JSON.stringify([{ ...CREDENTIAL, type: 'eventPicsApi', data }]));
+		await n8n.mustRun(['import:credentials', `--input=${file}`], options.env);
+		return await killAndRunAgain({ ...options, emulator });
+	} finally {
+		await emulator.close();
+	}
+}
+
+/** @param {{ env: NodeJS.ProcessEnv, emulator: any, folder: string, sample: string, delays?: { getUploadUrlMs: number, putMs: number }, killAfter?: number }} options */
+async function killAndRunAgain({
 	env,
 	emulator,
 	folder,
@@ -96,7 +116,6 @@ async function crashStep({
 	delays = { getUploadUrlMs: 1000, putMs: 0 },
 	killAfter = KILL_AFTER,
 }) {
-	fs.mkdirSync(folder, { recursive: true });
 	const head = fs.readFileSync(sample);
 	const names = Array.from({ length: PHOTOS }, (_, i) => `crash-${String(i).padStart(2, '0')}.jpg`);
 	for (const name of names)

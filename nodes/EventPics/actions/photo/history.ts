@@ -15,7 +15,12 @@ export interface HistoryTiming {
 	batchEveryMs: number;
 	/** ... and per this many times the longest store call so far (they cost as much). */
 	batchCallFactor: number;
-	/** The look after the end-of-run record waits this many times that record took, within these bounds. */
+	/**
+	 * The look after the end-of-run record waits this long in executions that may run at the same
+	 * time as others of the workflow (schedule, webhook, sub-workflow; queue-mode workers) ...
+	 */
+	sharedLookPauseMs: number;
+	/** ... and in the editor and `n8n execute`, this many times that record took, within these bounds. */
 	lookFactor: number;
 	lookPauseMinMs: number;
 	lookPauseMaxMs: number;
@@ -28,6 +33,7 @@ export interface HistoryTiming {
 export const HISTORY_TIMING: Readonly<HistoryTiming> = Object.freeze({
 	batchEveryMs: 1000,
 	batchCallFactor: 10,
+	sharedLookPauseMs: 1000,
 	lookFactor: 2,
 	lookPauseMinMs: 50,
 	lookPauseMaxMs: 1000,
@@ -66,12 +72,16 @@ export class RunHistory {
 
 	private lastBatchAt = Number.NEGATIVE_INFINITY;
 
+	/** Whether other executions of the workflow may write the history at the same time. */
+	private readonly shared: boolean;
+
 	constructor(
 		ctx: IExecuteFunctions,
 		private readonly timing: HistoryTiming = HISTORY_TIMING,
 		private readonly now: () => number = Date.now,
 	) {
 		this.store = new HistoryStore(ctx);
+		this.shared = !['manual', 'cli'].includes(ctx.getMode());
 	}
 
 	/**
@@ -123,12 +133,14 @@ export class RunHistory {
 	}
 
 	/**
-	 * The end of the run: records every key of the run, then looks once more after a pause twice
-	 * as long as that record took. n8n rewrites the list without a lock, so a call of another run (a
-	 * queue-mode worker, or another execution) that read it before this record can write it back
-	 * without these keys, and such a call takes about as long as this one. Keys found missing are
-	 * recorded again and looked for after a longer pause. The "checked" entries of files not
-	 * uploaded are removed, and the count read during the run warns near the cap.
+	 * The end of the run: records every key of the run, then looks once more after a pause. n8n
+	 * rewrites the list without a lock, so a call of another execution (a queue-mode worker, another
+	 * webhook call) that read it before this record can write it back without these keys; such a
+	 * call can take up to about a second on a busy worker, so executions that can run side by side
+	 * (production) wait a second, and runs from the editor or `n8n execute`, started one at a time,
+	 * twice as long as the record took. Keys found missing are recorded again and looked for a
+	 * second later. The "checked" entries of files not uploaded are removed, and the count read
+	 * during the run warns near the cap.
 	 */
 	async finish(): Promise<HistoryEnd> {
 		await this.inFlight;
@@ -138,9 +150,10 @@ export class RunHistory {
 			const started = this.now();
 			try {
 				await this.store.record(all);
-				const { lookFactor, lookPauseMinMs, lookPauseMaxMs } = this.timing;
+				const { lookFactor, lookPauseMinMs, lookPauseMaxMs, sharedLookPauseMs } = this.timing;
 				const took = (this.now() - started) * lookFactor;
-				await this.confirm(all, Math.min(lookPauseMaxMs, Math.max(lookPauseMinMs, took)));
+				const short = Math.min(lookPauseMaxMs, Math.max(lookPauseMinMs, took));
+				await this.confirm(all, this.shared ? sharedLookPauseMs : short);
 			} catch {
 				end.unrecorded = all.filter((key) => !this.batched.has(key));
 			}
