@@ -265,7 +265,7 @@ async function main() {
 			},
 		);
 		await timed(
-			"form example: a file that does not arrive is named on the guest's page, the other goes in",
+			"form example: files that do not arrive (a text file, a photo EventPics refused) are named on the guest's page",
 			async () => {
 				const before = emulator.uploads.length;
 				emulator.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 400, times: 1 });
