@@ -36,6 +36,12 @@ const EXAMPLES = [
 			'A public n8n form where guests pick photos and videos that go straight into the album.',
 	},
 	{
+		name: 'new-event-tell-organizer',
+		title: 'New event: tell the organizer',
+		summary:
+			'The EventPics Trigger watches for new events; each new one sends the organizer an email with its title, link ID and albums.',
+	},
+	{
 		name: 'ai-agent-tools',
 		title: 'AI agent with EventPics tools',
 		summary:

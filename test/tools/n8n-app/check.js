@@ -31,6 +31,8 @@ const n8n = require('./n8n');
 const { EMULATOR_TARGET } = require('../examples/examples');
 const { formPage, sendGuestForm } = require('./guest-form');
 const paths = require('./paths');
+const { startSmtpSink } = require('./smtp-sink');
+const { checkTriggerLoaded, publishTriggerExample, checkTriggerFires } = require('./trigger-check');
 
 const SAMPLES = path.join(paths.REPO_ROOT, 'test', 'fixtures', 'samples');
 const PHOTOS = fs.readdirSync(SAMPLES).filter((name) => /\.(jpg|png|heic)$/.test(name));
@@ -82,6 +84,7 @@ async function main() {
 	fs.mkdirSync(booth, { recursive: true });
 	const logFile = path.join(work, 'log.txt');
 	const emulator = await startEmulator({ storageDir: path.join(work, 'emulator') });
+	const sink = await startSmtpSink();
 	/** @type {import('./n8n').N8nServer | undefined} */
 	let server;
 	let passed = false;
@@ -138,6 +141,7 @@ async function main() {
 						}
 					}
 				}
+				checkTriggerLoaded(types);
 			},
 		);
 
@@ -224,6 +228,10 @@ async function main() {
 			await n8n.mustRun(['import:workflow', `--input=${workflowFile}`], env);
 			await n8n.mustRun(['publish:workflow', `--id=${form.id}`], env);
 		});
+		await timed(
+			'trigger example imported and published (its SMTP credential on a local sink)',
+			async () => await publishTriggerExample({ env, work, smtpPort: sink.port, emulator }),
+		);
 
 		server = await timed('n8n start answers', async () =>
 			n8n.startServer({
@@ -285,6 +293,15 @@ async function main() {
 				assert.equal(emulator.uploads.length, before);
 			},
 		);
+		await timed(
+			'trigger example: an event added while n8n runs sends the organizer one mail at the next poll',
+			async () =>
+				await checkTriggerFires({
+					server: /** @type {import('./n8n').N8nServer} */ (server),
+					emulator,
+					sink,
+				}),
+		);
 		passed = true;
 		step(
 			`passed in ${((Date.now() - started) / 1000).toFixed(0)} s (n8n ${paths.N8N_VERSION}, Node ${paths.NODE_VERSION})`,
@@ -292,6 +309,7 @@ async function main() {
 	} finally {
 		if (server) await server.stop();
 		await emulator.close();
+		await sink.close();
 		if (!passed) step(`kept ${work} for a look (log.txt)`);
 		else fs.rmSync(work, { recursive: true, force: true });
 	}

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { albumToJson } from '../../helpers/eventJson';
 import { paginationFields } from '../descriptions';
 import { eventFields, toolDescription } from '../tool.description';
 import { applyLimit, forEachItem } from '../items';
@@ -23,11 +24,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const chosen = readLocator(this, 'event', itemIndex);
 		const event = await findEvent(this, account, chosen.value, itemIndex, chosen.title);
 		return applyLimit(this, itemIndex, event.albums).map((album) => ({
-			json: {
-				id: album.id,
-				title: album.title,
-				event: { linkId: event.linkId, title: event.title },
-			},
+			json: albumToJson(album, event),
 		}));
 	});
 }

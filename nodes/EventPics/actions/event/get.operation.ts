@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { eventFields, toolDescription } from '../tool.description';
 import { forEachItem } from '../items';
 import { findEvent, readAccount, readLocator } from '../account';
-import { eventToJson } from './eventToJson';
+import { eventToJson } from '../../helpers/eventJson';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['event'], operation: ['get'] } },

@@ -5,7 +5,7 @@ import { paginationFields } from '../descriptions';
 import { toolDescription } from '../tool.description';
 import { applyLimit, forEachItem } from '../items';
 import { readAccount } from '../account';
-import { eventToJson } from './eventToJson';
+import { eventToJson } from '../../helpers/eventJson';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['event'], operation: ['getAll'] } },

@@ -176,6 +176,8 @@ async function uploadInspected(
 		});
 	}
 	const report = result.value;
+	// a retry of a transfer that was moving when it broke: said, with how far it had come
+	warnings.push(...report.brokenTransfers);
 	if (report.possibleDuplicate) {
 		warnings.push(
 			'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.',
