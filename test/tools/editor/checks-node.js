@@ -19,7 +19,7 @@ const CUT_AS_SEEN = ['Allow Files That Are Not Phâ€¦', 'Send Unknown Types as Oâ
 /** @typedef {(name: string, body: () => Promise<import('playwright-core').Page | void>) => Promise<void>} Check */
 
 /**
- * @param {{ check: Check, page: import('playwright-core').Page, app: { url: string } }} tier
+ * @param {{ check: Check, page: import('playwright-core').Page, app: { url: string, emulator: any } }} tier
  */
 async function nodeChecks({ check, page, app }) {
 	await check('options-fit-the-list', async () => {
@@ -68,17 +68,35 @@ async function nodeChecks({ check, page, app }) {
 			.first()
 			.inputValue();
 		assert.match(description, /^Uploads a photo or video from a public http\(s\) address/);
-		assert.equal(
-			(await page.locator('[data-test-id="parameter-input-source"]').first().innerText()).trim() ||
-				(await page.locator('[data-test-id="parameter-input-source"] input').first().inputValue()),
-			'URL',
-		);
+		// Source starts at URL (an agent cannot fill a binary field)
+		const source = page.locator('[data-test-id="parameter-input-source"]').first();
+		assert.equal(await source.locator('input').first().inputValue(), 'URL');
 		const text = await ndv.innerText();
 		for (const key of ['linkId', 'albumId', 'fileUrl'])
 			assert.match(text, new RegExp(`\\$fromAI\\('${key}'`), `no $fromAI('${key}') field`);
-		// what the model is offered: n8n lists the $fromAI fields under the input's "From AI" tab
-		await page.getByText('From AI', { exact: true }).first().click();
-		for (const key of ['linkId', 'albumId', 'fileUrl']) await ui.seeText(page, key);
+	});
+
+	// what the model is asked for: n8n's test of a tool node asks for exactly its $fromAI fields
+	await check('tool-asks-what-the-model-gives', async () => {
+		await page.getByText('Execute step').first().click();
+		const modal = page.locator('[data-test-id="fromAiParameters-modal"]:visible').first();
+		await modal.waitFor({ timeout: 30_000 });
+		const text = await modal.innerText();
+		assert.match(text, /Provide the data that would normally come from the "AI Agent" node/);
+		const inputs = modal.locator('[data-test-id="from-ai-parameters-modal-inputs"] input:visible');
+		assert.equal(await inputs.count(), 3, text);
+		for (const key of ['linkId', 'albumId', 'fileUrl']) assert.match(text, new RegExp(key));
+		// as the agent would: an event, an album and an address (here one on this machine)
+		await inputs.nth(0).fill('wedding-anna-ben');
+		await inputs.nth(1).fill('ceremony');
+		await inputs.nth(2).fill(`${app.emulator.baseUrl}/cake.jpg`);
+	});
+
+	await check('tool-refuses-internal-addresses', async () => {
+		const modal = page.locator('[data-test-id="fromAiParameters-modal"]:visible').first();
+		await modal.getByRole('button', { name: 'Execute step' }).click();
+		// the tool as added refuses addresses inside the network, so an agent cannot read internal files
+		await ui.seeText(page, 'points into an internal network');
 	});
 }
 

@@ -90,6 +90,24 @@ async function main() {
 			assert.equal(app.emulator.requests.length, before);
 		});
 
+		// the credential dialog answers in words with the fix, not with codes (issue 22, point 4)
+		await check('credential-no-https', async () => {
+			await ui.openCredential(page, app.url, CREDENTIALS.noScheme.id);
+			await ui.seeText(page, 'connect with these settings');
+			await page.getByText('More details').first().click();
+			await ui.seeText(page, 'The Base URL is refused: "api.eventpics.net"');
+			await ui.seeText(page, 'https://api.eventpics.net');
+			assert.equal(await page.getByText('ERR_INVALID_URL').count(), 0);
+		});
+		await check('credential-nothing-listens', async () => {
+			await ui.openCredential(page, app.url, CREDENTIALS.nothingListens.id);
+			await ui.seeText(page, 'connect with these settings');
+			await page.getByText('More details').first().click();
+			await ui.seeText(page, 'Nothing answers at 127.0.0.1:');
+			await ui.seeText(page, 'the connection was refused');
+			assert.equal(await page.getByText('ECONNREFUSED').count(), 0);
+		});
+
 		await check('node-search', async () => {
 			await ui.searchNode(page, app.url, 'EventPics');
 		});

@@ -3,8 +3,9 @@
 
 /**
  * The real n8n app for the browser tier: a throw-away user folder with this package installed as
- * the Community Nodes panel does, three credentials (the emulator's key, a wrong key, a plain
- * http:// Base URL that is never contacted) and the workflows the checks open, then `n8n start` on
+ * the Community Nodes panel does, five credentials (the emulator's key, a wrong key, a plain
+ * http:// Base URL that is never contacted, an address without https://, a port where nothing
+ * listens) and the workflows the checks open, then `n8n start` on
  * free ports and the owner account created through the REST API.
  */
 
@@ -22,6 +23,8 @@ const CREDENTIALS = {
 	good: n8n.EMULATOR_CREDENTIAL,
 	badKey: { id: 'eventpicsWrongKey1', name: 'EventPics (wrong key)' },
 	plainHttp: { id: 'eventpicsPlainHttp1', name: 'EventPics (plain http)' },
+	noScheme: { id: 'eventpicsNoSchema1', name: 'EventPics (no https://)' },
+	nothingListens: { id: 'eventpicsNoServer1', name: 'EventPics (nothing listens)' },
 };
 
 /** A documentation-range address: the credential test refuses it before any connection. */
@@ -217,6 +220,12 @@ async function startApp() {
 				credential(CREDENTIALS.plainHttp, {
 					apiKey: emulator.apiKey,
 					baseUrl: PLAIN_HTTP_BASE_URL,
+				}),
+				credential(CREDENTIALS.noScheme, { apiKey: emulator.apiKey, baseUrl: 'api.eventpics.net' }),
+				// a loopback port nobody listens on (free a moment ago): the connection is refused
+				credential(CREDENTIALS.nothingListens, {
+					apiKey: emulator.apiKey,
+					baseUrl: `http://127.0.0.1:${await n8n.freePort()}`,
 				}),
 			]),
 		);
