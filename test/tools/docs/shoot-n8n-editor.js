@@ -107,7 +107,7 @@ async function main() {
 		console.log(out);
 
 		// a guest sends a photo and a text file through the form example
-		const guest = await browser.newPage({ viewport: { width: 900, height: 420 } });
+		const guest = await browser.newPage({ viewport: { width: 900, height: 200 } });
 		const formPath = form.nodes.find((/** @type {any} */ n) => n.name === 'Photo form').parameters
 			.options.path;
 		await guest.goto(`${server.url}/form/${formPath}`, { waitUntil: 'networkidle' });
