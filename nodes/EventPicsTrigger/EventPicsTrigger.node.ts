@@ -23,7 +23,7 @@ export class EventPicsTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		// the same bounded test as the EventPics node (n8n uses whichever node it finds first)
+		// the same credential test as the EventPics node (methods/credentialTest.ts)
 		credentials: [{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' }],
 		properties: triggerProperties,
 	};

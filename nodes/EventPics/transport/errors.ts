@@ -15,10 +15,10 @@ export interface FailureContext {
 	waitRefused?: { askedMs: number; leftMs: number };
 	/** The API key: blanked out of anything the service said, should it ever echo it. */
 	secret?: string;
-	/** The caller's words for what to do, given the general advice (the trigger has no upload options). */
-	advice?: (general: string) => string;
 	/** Tries of the upload that broke off while the file was moving, one sentence each. */
 	brokenTransfers?: string[];
+	/** The caller's words for what to do, given the general advice (the trigger has no upload options). */
+	advice?: (general: string) => string;
 }
 
 /** Longest message and description of an error, and longest `details` (as JSON) kept from the service. */

@@ -111,6 +111,23 @@ describe('EventPics Trigger: New Event, ticked by n8n-core against the emulator'
 		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['gala-2027']);
 	});
 
+	it('tests the credential with the main node’s method (testedBy), also when it is the only node type', async () => {
+		const trigger = triggerTypes[TRIGGER_TYPE];
+		expect(trigger.description.credentials).toEqual([
+			{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' },
+		]);
+		expect(trigger.methods.credentialTest.eventPicsApiTest).toBe(
+			triggerTypes['n8n-nodes-eventpics.eventPics'].methods.credentialTest.eventPicsApiTest,
+		);
+		const result = await engine.testCredential({
+			credentialType: 'eventPicsApi',
+			credentialTypes,
+			nodeTypes: { [TRIGGER_TYPE]: trigger },
+			credentials: { apiKey: emu.apiKey, baseUrl: emu.baseUrl },
+		});
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
 	it('the list search of its Event field is the main node’s', async () => {
 		const result = await engine.callListSearch({
 			nodeType: TRIGGER_TYPE,

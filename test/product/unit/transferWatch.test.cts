@@ -24,17 +24,18 @@ describe('watchTransfer: ends a transfer on the limit it broke, and says which',
 		const at = await abortedAfter(watch.signal, 2000);
 		expect(watch.stopped).toBe('stalled');
 		expect(at).toBeGreaterThanOrEqual(195);
-		expect(at).toBeLessThan(600);
+		expect(at).toBeLessThan(1200);
 	});
 
 	it('bytes that keep moving keep it alive however long it runs; end() stops the watch', async () => {
-		const watch = watchTransfer({ stallMs: 200 });
-		for (let i = 0; i < 10; i++) {
-			await sleep(60);
+		// a byte every 100 ms for 3 s, six times the stall limit (wide margins: a loaded machine delays timers)
+		const watch = watchTransfer({ stallMs: 500 });
+		for (let i = 0; i < 30; i++) {
+			await sleep(100);
 			watch.moved(1);
 		}
 		expect(watch.stopped).toBeUndefined();
-		expect(watch.bytes).toBe(10);
+		expect(watch.bytes).toBe(30);
 		watch.end();
 		expect(await abortedAfter(watch.signal, 500)).toBeUndefined();
 	});
@@ -51,7 +52,7 @@ describe('watchTransfer: ends a transfer on the limit it broke, and says which',
 		await dripping;
 		expect(watch.stopped).toBe('tooSlow');
 		expect(at).toBeGreaterThan(200);
-		expect(at).toBeLessThan(1000);
+		expect(at).toBeLessThan(1500);
 	});
 
 	it('a transfer at the minimum rate or above is never too slow', async () => {
@@ -70,7 +71,7 @@ describe('watchTransfer: ends a transfer on the limit it broke, and says which',
 		const at = await abortedAfter(watch.signal, 2000);
 		expect(watch.stopped).toBe('deadline');
 		expect(at).toBeGreaterThanOrEqual(245);
-		expect(at).toBeLessThan(700);
+		expect(at).toBeLessThan(1250);
 	});
 
 	it('expectQuiet: bytes still on their way move the stall clock past them', async () => {

@@ -12,14 +12,14 @@ const { readBody, sendJson, sendError, gone } = require('./http-util');
  *   POST /__control/reset    clears faults, uploads (and their files), the request log and the rate window
  *   GET  /__control/uploads  -> { uploads }
  *   GET  /__control/requests -> { requests } (credential headers redacted)
+ *   PUT  /__control/downloads/<name>  body: the file (Content-Type kept; ?length=false: sent chunked)
+ *        -> { url } of GET <storage>/downloads/<name>
  *   GET  /__control/events   -> { accounts: [{ name, events }] } (no keys)
  *   POST /__control/events   body: { linkId, title, albums?, apiKey? } -> { event } (at the end of the list)
  *   DELETE /__control/events/<linkId>[?apiKey=]                        -> { ok }
  *   POST /__control/events/<linkId>/albums   body: { id | albumId, title, apiKey? } -> { album }
  *   DELETE /__control/events/<linkId>/albums/<albumId>[?apiKey=]       -> { ok }
  * Without `apiKey` these change the demo key's account.
- *   PUT  /__control/downloads/<name>  body: the file (Content-Type kept; ?length=false: sent chunked)
- *        -> { url } of GET <storage>/downloads/<name>
  */
 
 /**
@@ -28,11 +28,11 @@ const { readBody, sendJson, sendError, gone } = require('./http-util');
  * @property {(rule: unknown) => unknown} addFault
  * @property {(o: Record<string, unknown>) => void} setOptions
  * @property {() => Promise<void>} reset
+ * @property {(name: string, bytes: Buffer, o: { contentType?: string, length?: boolean }) => string} addDownload
  * @property {(event: Record<string, unknown>) => unknown} addEvent
  * @property {(linkId: string, apiKey?: string) => void} removeEvent
  * @property {(linkId: string, album: Record<string, unknown>) => unknown} addAlbum
  * @property {(linkId: string, albumId: string, apiKey?: string) => void} removeAlbum
- * @property {(name: string, bytes: Buffer, o: { contentType?: string, length?: boolean }) => string} addDownload
  */
 
 /** @param {import('node:http').IncomingHttpHeaders} headers */
@@ -63,8 +63,6 @@ async function jsonBody(req) {
 async function handleControl(t, req, res, path) {
 	const route = `${req.method} ${path}`;
 	try {
-		if (path === '/__control/events' || path.startsWith('/__control/events/'))
-			return await handleEvents(t, req, res, path);
 		if (req.method === 'PUT' && path.startsWith('/__control/downloads/')) {
 			const bytes = await readBody(req, 2 * 1024 ** 3);
 			if (bytes === undefined) throw new TypeError('A download may be at most 2 GiB');
@@ -74,6 +72,8 @@ async function handleControl(t, req, res, path) {
 			});
 			return sendJson(res, 200, { url });
 		}
+		if (path === '/__control/events' || path.startsWith('/__control/events/'))
+			return await handleEvents(t, req, res, path);
 		switch (route) {
 			case 'GET /__control/faults':
 				return sendJson(res, 200, { faults: t.state.faults.rules });

@@ -15,8 +15,8 @@ const { handleControl } = require('./control');
 const { sendPage, sendFile } = require('./page');
 const { sendText, drain, gone, cut } = require('./http-util');
 const { startElsewhere } = require('./hostile');
-const accounts = require('./accounts');
 const { Link } = require('./network');
+const accounts = require('./accounts');
 
 /** The EventPics emulator: the service and the object storage on two loopback ports. */
 
@@ -45,14 +45,14 @@ const HOST = '127.0.0.1';
  * @property {(rule: import('./faults').FaultRule) => import('./faults').FaultRule} addFault
  * @property {() => void} clearFaults
  * @property {(o: Partial<import('./state').EmulatorOptions> & { seed?: number }) => void} setOptions
- * @property {() => void} reset clears faults, uploads (and their files), downloads, the request log and the rate window; options and events go back to the start values
+ * @property {(name: string, bytes: Buffer | string, o?: { contentType?: string, length?: boolean }) => string} addDownload
+ *   serves `bytes` at `GET <storageUrl>/downloads/<name>` (Content-Length unless `length: false`); returns that address
+ * @property {() => void} reset clears faults, uploads (and their files), downloads, held (stalled) requests, the request log and the rate window; options and events go back to the start values
  * @property {(event: { linkId: string, title: string, albums?: Array<{ id?: string, albumId?: string, title: string }>, apiKey?: string }) => import('./seed').SeedEvent} addEvent adds an event at the end of the account's list (the demo key's without `apiKey`)
  * @property {(linkId: string, apiKey?: string) => void} removeEvent
  * @property {(linkId: string, album: { id?: string, albumId?: string, title: string, apiKey?: string }) => import('./seed').SeedAlbum} addAlbum adds an album at the end of the event's albums
  * @property {(linkId: string, albumId: string, apiKey?: string) => void} removeAlbum
  * @property {Array<{ name: string, events: import('./seed').SeedEvent[] }>} events every account's events now (a copy, without keys)
- * @property {(name: string, bytes: Buffer | string, o?: { contentType?: string, length?: boolean }) => string} addDownload
- *   serves `bytes` at `GET <storageUrl>/downloads/<name>` (Content-Length unless `length: false`); returns that address
  * @property {() => Promise<void>} close
  */
 
@@ -123,11 +123,11 @@ async function startEmulator(startOptions = {}) {
 		storageDir: dir,
 		uploads: loadExisting ? loadStored(dir) : [],
 		requests: [],
-		accounts: accounts.seedAccounts(),
 		downloads: new Map(),
 		putLink: new Link(),
 		downloadLink: new Link(),
 		held: new Set(),
+		accounts: accounts.seedAccounts(),
 	};
 
 	const elsewhere = await startElsewhere();

@@ -13,7 +13,8 @@
  *      `n8n import:workflow`; the booth folder points at a temp folder with the sample photos)
  *   3. `n8n execute --id`: the real Read/Write Files from Disk node reads the folder and the node
  *      uploads every photo into the emulator (checked byte for byte); a second run skips them all
- *      (Skip Files Uploaded Before, n8n's database), a run on an empty folder ends quietly
+ *      (Skip Files Uploaded Before, n8n's database); n8n killed in the middle of a run, and the next
+ *      run stores every photo that had not arrived (crash-step.js); a run on an empty folder ends quietly
  *   4. publishes the form example, starts `n8n start`, submits the form with two photos as a
  *      browser does (multipart) and checks they arrived in the album
  * Exit code 0 when everything holds; it prints what it checked and how long each part took.
@@ -24,6 +25,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const execFile = require('node:util').promisify(require('node:child_process').execFile);
 const { startEmulator } = require('../emulator');
 const { ensureN8n } = require('./install');
 const { installIntoUserFolder } = require('./community-install');
@@ -31,6 +33,7 @@ const n8n = require('./n8n');
 const { EMULATOR_TARGET } = require('../examples/examples');
 const { formPage, sendGuestForm } = require('./guest-form');
 const paths = require('./paths');
+const { crashStep } = require('./crash-step');
 const { startSmtpSink } = require('./smtp-sink');
 const { checkTriggerLoaded, publishTriggerExample, checkTriggerFires } = require('./trigger-check');
 
@@ -76,6 +79,11 @@ async function main() {
 	await timed('n8n installed (cached after the first run)', async () => {
 		const result = await ensureN8n();
 		if (result.fresh) step(`installed n8n ${paths.N8N_VERSION} into ${paths.n8nDir}`);
+	});
+	await timed("the engine harness's deduplication store answers as n8n's own", async () => {
+		const parity = path.join(paths.REPO_ROOT, 'test', 'tools', 'engine', 'dedup-parity.js');
+		const { stdout } = await execFile(paths.nodeBin, [parity]);
+		step(`    ${stdout.trim().split('\n').join('\n    ')}`);
 	});
 
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'eventpics-test-n8n-'));
@@ -207,6 +215,21 @@ async function main() {
 					'a photo was not skipped',
 				);
 				assert.equal(emulator.uploads.length, PHOTOS.length);
+			},
+		);
+
+		await timed(
+			'n8n killed in the middle of a run (Skip Files Uploaded Before): the next run stores every photo that had not arrived',
+			async () => {
+				const counts = await crashStep({
+					env,
+					emulator,
+					folder: path.join(path.dirname(booth), 'crash'),
+					sample: path.join(SAMPLES, 'booth-0001.jpg'),
+				});
+				step(
+					`    ${counts.arrived} of 24 had arrived at the kill: ${counts.skipped} skipped (recorded), ${counts.sentAgain} sent again (2xx not yet recorded), the other ${24 - counts.arrived} stored now`,
+				);
 			},
 		);
 

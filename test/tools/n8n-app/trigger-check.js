@@ -36,7 +36,9 @@ function checkTriggerLoaded(types) {
 	const trigger = types.find((type) => type.name === TRIGGER_TYPE);
 	assert.ok(trigger, `n8n did not load ${TRIGGER_TYPE}`);
 	assert.equal(trigger.polling, true);
-	assert.deepEqual(trigger.credentials, [{ name: 'eventPicsApi', required: true }]);
+	assert.deepEqual(trigger.credentials, [
+		{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' },
+	]);
 	const known = new Set(['pollTimes', ...trigger.properties.map((/** @type {any} */ p) => p.name)]);
 	const node = n8n
 		.loadExample(EXAMPLE)

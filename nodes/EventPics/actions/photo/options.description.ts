@@ -119,7 +119,8 @@ export const optionsField: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to skip files this node already uploaded to the same event and album in earlier executions (for scheduled imports). Skipped files are reported in the output.',
+				'Whether to skip files this node uploaded to the same event and album in earlier runs with this option on. Skipped files are reported in the output.',
+			hint: 'Only uploads made while this option is on are known: turn it on before the first import',
 		},
 		numberOption(
 			'timeoutSeconds',
