@@ -8,6 +8,11 @@ import type { Emulator } from '../node/fixture.cts';
 import { startEmulator } from '../node/fixture.cts';
 import { example, nodeNamed, runExample, storedFile } from './run-example.cts';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const engine = require('../../tools/engine');
+const engineFile = async (data: Buffer, fileName: string, mimeType: string) =>
+	await engine.storeBinary(data, { fileName, mimeType });
+
 const SAMPLES = join(__dirname, '..', '..', 'fixtures', 'samples');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -45,7 +50,7 @@ describe('example: guest form to album', () => {
 	afterAll(async () => await emu.close());
 	beforeEach(() => emu.reset());
 
-	it('asks for several photos or videos in a field named "photos" and answers after the upload', () => {
+	it('asks for several photos or videos in a field named "photos" and ends on a page for the guest', () => {
 		const form = nodeNamed(workflow, 'Photo form');
 		expect(form).toMatchObject({
 			type: 'n8n-nodes-base.formTrigger',
@@ -53,7 +58,6 @@ describe('example: guest form to album', () => {
 			webhookId: expect.any(String),
 		});
 		expect(form.parameters).toMatchObject({
-			responseMode: 'lastNode',
 			options: { path: 'share-photos' },
 			formFields: {
 				values: expect.arrayContaining([
@@ -66,12 +70,22 @@ describe('example: guest form to album', () => {
 				]),
 			},
 		});
-		expect(nodeNamed(workflow, 'Upload to EventPics').parameters).toMatchObject({
-			allBinaryFields: true,
+		// a Form node after the trigger makes n8n answer with that page (the trigger's own answer is unused)
+		expect(form.parameters.responseMode).toBeUndefined();
+		const upload = nodeNamed(workflow, 'Upload to EventPics');
+		expect(upload.parameters).toMatchObject({ allBinaryFields: true });
+		// a failed file becomes an item with outcome "failed", so the guest's page can name it
+		expect(upload.onError).toBe('continueRegularOutput');
+		expect(nodeNamed(workflow, 'Tell the guest')).toMatchObject({
+			type: 'n8n-nodes-base.form',
+			parameters: { operation: 'completion', respondWith: 'text' },
 		});
+		expect(workflow.connections['Upload to EventPics'].main).toEqual([
+			[{ node: 'Tell the guest', type: 'main', index: 0 }],
+		]);
 	});
 
-	it('uploads every file of a submission into the album, one output item per file', async () => {
+	it('uploads every file of a submission into the album and thanks the guest', async () => {
 		const files = ['booth-0002.jpg', 'confetti.png', 'first-dance.heic'];
 
 		const result = await runExample(workflow, {
@@ -83,31 +97,73 @@ describe('example: guest form to album', () => {
 		expect(result.error).toBeUndefined();
 		expect(
 			result.outputs['Upload to EventPics'].map((item) => [
+				item.json.outcome,
 				item.json.binaryField,
 				item.json.fileName,
 				item.pairedItem,
 			]),
 		).toEqual([
-			['photos_0', 'booth-0002.jpg', { item: 0 }],
-			['photos_1', 'confetti.png', { item: 0 }],
-			['photos_2', 'first-dance.heic', { item: 0 }],
+			['uploaded', 'photos_0', 'booth-0002.jpg', { item: 0 }],
+			['uploaded', 'photos_1', 'confetti.png', { item: 0 }],
+			['uploaded', 'photos_2', 'first-dance.heic', { item: 0 }],
 		]);
 		expect(emu.uploads.map((u) => [u.fileName, u.linkId, u.albumId, u.sha256]).sort()).toEqual(
 			files.map((file) => [file, 'wedding-anna-ben', 'booth', sha256(join(SAMPLES, file))]).sort(),
 		);
+		expect(result.outputs['Tell the guest'].map((item) => item.json)).toEqual([
+			{ title: 'Thank you!', message: 'Your photos are in the album.' },
+		]);
 	});
 
-	it('fails the submission with the reason when EventPics refuses a file, so the guest sees it', async () => {
+	it('tells the guest which files did not arrive when EventPics refuses one; the others go in', async () => {
 		emu.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 400, times: 1 });
 
 		const result = await runExample(workflow, {
 			emu,
 			startNode: 'Photo form',
-			pinData: { 'Photo form': await submission('Ben', ['booth-0001.jpg']) },
+			pinData: {
+				'Photo form': await submission('Ben', ['booth-0001.jpg', 'confetti.png']),
+			},
 		});
 
-		expect(result.status).toBe('error');
-		expect(result.error).toMatchObject({ httpCode: '400' });
+		expect(result.status).toBe('success');
+		const outcomes = result.outputs['Upload to EventPics'].map((item) => item.json);
+		const failed = outcomes.filter((json) => json.outcome === 'failed');
+		expect(failed).toHaveLength(1);
+		expect(failed[0].reason).toMatch(/answered 400/);
+		expect(emu.uploads.map((u) => u.fileName)).toEqual(
+			outcomes.filter((json) => json.outcome === 'uploaded').map((json) => json.fileName),
+		);
+		expect(result.outputs['Tell the guest'].map((item) => item.json)).toEqual([
+			{
+				title: 'Not every file arrived',
+				message: `These did not arrive: ${String(failed[0].fileName)}. Please send them again; the others are in the album.`,
+			},
+		]);
+	});
+
+	it('tells the guest when nothing arrived (a file that is not a photo)', async () => {
+		const result = await runExample(workflow, {
+			emu,
+			startNode: 'Photo form',
+			pinData: {
+				'Photo form': [
+					{
+						json: { name: 'Cy', photos: [], submittedAt: '2026-06-20T21:05:00.000+02:00' },
+						binary: {
+							photos_0: await engineFile(Buffer.from('just text'), 'notes.txt', 'text/plain'),
+						},
+					},
+				],
+			},
+		});
+		expect(result.outputs['Tell the guest'].map((item) => item.json)).toEqual([
+			{
+				title: 'Not every file arrived',
+				message:
+					'These did not arrive: notes.txt. Please send them again.',
+			},
+		]);
 		expect(emu.uploads).toHaveLength(0);
 	});
 });

@@ -9,6 +9,7 @@
 import type {
 	IConnections,
 	IDataObject,
+	IExecuteFunctions,
 	INode,
 	INodeExecutionData,
 	INodeType,
@@ -63,11 +64,52 @@ function wiring(workflow: ExampleWorkflow, nodeName: string) {
 	return { inputs: [...inputs], outputs };
 }
 
-/** A stand-in node type per foreign type of the workflow: same name and versions, never executable. */
+/** n8n's Form node; its "Form Ending" page (operation completion) is what a guest sees last. */
+const FORM_TYPE = 'n8n-nodes-base.form';
+
+/**
+ * A stand-in for a Form Ending node that says what its page would show: the title and message,
+ * evaluated by n8n's expression engine over the node's input, as n8n 2.41 renders the page. The real
+ * page is shown by `npm run test:n8n`, the browser tier and the queue tier.
+ */
+function formEnding(versions: number[]): INodeType {
+	const text = (name: string) => ({ displayName: name, name, type: 'string' as const, default: '' });
+	return {
+		description: {
+			displayName: `${FORM_TYPE} (stand-in: its ending page)`,
+			name: FORM_TYPE,
+			group: ['transform'],
+			version: versions,
+			description: 'What the Form Ending page would show',
+			defaults: { name: 'Form Ending' },
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: ['operation', 'respondWith', 'completionTitle', 'completionMessage'].map(text),
+		},
+		async execute(this: IExecuteFunctions) {
+			if (this.getNodeParameter('operation', 0) !== 'completion')
+				throw new Error(`${FORM_TYPE} ${STAND_IN_MESSAGE}`);
+			const title = this.getNodeParameter('completionTitle', 0) as string;
+			const message = this.getNodeParameter('completionMessage', 0) as string;
+			return [[{ json: { title, message } }]];
+		},
+	};
+}
+
+/**
+ * A stand-in node type per foreign type of the workflow: same name and versions, never executable
+ * (except a Form Ending, see `formEnding`).
+ */
 export function standIns(workflow: ExampleWorkflow): Record<string, INodeType> {
 	const types: Record<string, INodeType> = {};
 	for (const node of workflow.nodes) {
 		if (node.type === NODE_TYPE) continue;
+		if (node.type === FORM_TYPE) {
+			types[FORM_TYPE] = formEnding(
+				workflow.nodes.filter((n) => n.type === FORM_TYPE).map((n) => n.typeVersion),
+			);
+			continue;
+		}
 		const { inputs, outputs } = wiring(workflow, node.name);
 		const versions = workflow.nodes.filter((n) => n.type === node.type).map((n) => n.typeVersion);
 		const mainOutputs =

@@ -9,6 +9,8 @@
  * on 127.0.0.1, then opens each example on the canvas with headless Chromium, and the booth
  * example's EventPics node with its parameters:
  *   test/tools/docs/n8n-photo-booth-folder.png, n8n-ai-agent-tools.png, n8n-upload-node.png
+ * and the guest form example's last page after a guest sent a photo and a text file:
+ *   test/tools/docs/n8n-guest-form-ending.png
  * `node test/tools/docs/shoot-n8n-editor.js`
  */
 
@@ -52,6 +54,8 @@ async function main() {
 			);
 			await n8n.mustRun(['import:workflow', `--input=${file}`], env);
 		}
+		const form = loadExample('form-to-album', { target: EMULATOR_TARGET });
+		await n8n.mustRun(['publish:workflow', `--id=${form.id}`], env);
 		server = await n8n.startServer({
 			env,
 			port: await n8n.freePort(),
@@ -101,6 +105,23 @@ async function main() {
 		const out = path.join(__dirname, 'n8n-upload-node.png');
 		await page.screenshot({ path: out });
 		console.log(out);
+
+		// a guest sends a photo and a text file through the form example
+		const guest = await browser.newPage({ viewport: { width: 900, height: 200 } });
+		const formPath = form.nodes.find((/** @type {any} */ n) => n.name === 'Photo form').parameters
+			.options.path;
+		await guest.goto(`${server.url}/form/${formPath}`, { waitUntil: 'networkidle' });
+		const notes = path.join(work, 'notes.txt');
+		fs.writeFileSync(notes, 'not a photo');
+		await guest
+			.locator('input[type=file]')
+			.first()
+			.setInputFiles([path.join(samples, 'first-dance.heic'), notes]);
+		await guest.locator('button[type=submit]').first().click();
+		await guest.getByText('Not every file arrived').first().waitFor({ timeout: 60_000 });
+		const ending = path.join(__dirname, 'n8n-guest-form-ending.png');
+		await guest.screenshot({ path: ending });
+		console.log(ending);
 	} finally {
 		await browser.close();
 		if (server) await server.stop();

@@ -6,8 +6,10 @@
  * `npm run test:editor`: the browser tier. The pinned n8n (Node 24, see test/tools/n8n-app) with this
  * package, driven in headless Chromium as a user does, asserting on what the page shows:
  * credential test (good key, wrong key, plain http:// Base URL), node search, the event list and
- * its search, the album list per event and after switching events, an upload run from the editor,
- * the error for an album of another event and for a wrong key in a dropdown.
+ * its search, the album list per event and after switching events, the error for an album of another
+ * event and for a wrong key in a dropdown; then runs (checks-runs.js: an example as imported, its
+ * event and album picked, run; uploaded/skipped/failed in the output pane; the guest form sent in
+ * Chromium) and the node's fields (checks-node.js: option names, placeholders, the AI tool as added).
  * Screenshots: test/tools/editor/screenshots/<check>.png (and fail-<check>.png when a check fails).
  * Not part of `npm test` (it needs the ~3 GB n8n install of `npm run n8n`).
  */
@@ -16,12 +18,16 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { launchBrowser } = require('../docs/browser');
-const { loadExample } = require('../examples/examples');
+const { nodeChecks } = require('./checks-node');
+const { runChecks } = require('./checks-runs');
 const { startApp, CREDENTIALS, WORKFLOWS } = require('./setup');
 const ui = require('./ui');
 
 const SHOTS = path.join(__dirname, 'screenshots');
-const SAMPLES = path.join(__dirname, '..', '..', 'fixtures', 'samples');
+
+/** `--only a,b`: run only the checks whose names contain one of these (while working on them). */
+const onlyAt = process.argv.indexOf('--only');
+const ONLY = onlyAt > 0 ? String(process.argv[onlyAt + 1] ?? '').split(',') : undefined;
 
 /** @type {Array<{ name: string, ok: boolean, ms: number, error?: string }>} */
 const results = [];
@@ -38,12 +44,17 @@ async function main() {
 		const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
 		await context.addCookies([{ name: 'n8n-auth', value: app.cookie, url: app.url }]);
 		const page = await context.newPage();
-		/** @param {string} name @param {() => Promise<void>} body */
+		/**
+		 * A check; its screenshot shows the editor, or the page the check returns (a guest's form).
+		 * @param {string} name @param {() => Promise<import('playwright-core').Page | void>} body
+		 */
 		const check = async (name, body) => {
+			if (ONLY && !ONLY.some((part) => name.includes(part))) return;
 			const t0 = Date.now();
 			try {
-				await body();
-				await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+				const shown = (await body()) ?? page;
+				await shown.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+				if (shown !== page) await shown.close();
 				results.push({ name, ok: true, ms: Date.now() - t0 });
 				console.log(`[test:editor] ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 			} catch (error) {
@@ -77,6 +88,24 @@ async function main() {
 			await ui.seeText(page, 'which would send the API key in clear text');
 			// the address is a documentation range: the test refuses it before any connection
 			assert.equal(app.emulator.requests.length, before);
+		});
+
+		// the credential dialog answers in words with the fix, not with codes (issue 22, point 4)
+		await check('credential-no-https', async () => {
+			await ui.openCredential(page, app.url, CREDENTIALS.noScheme.id);
+			await ui.seeText(page, 'connect with these settings');
+			await page.getByText('More details').first().click();
+			await ui.seeText(page, 'The Base URL is refused: "api.eventpics.net"');
+			await ui.seeText(page, 'https://api.eventpics.net');
+			assert.equal(await page.getByText('ERR_INVALID_URL').count(), 0);
+		});
+		await check('credential-nothing-listens', async () => {
+			await ui.openCredential(page, app.url, CREDENTIALS.nothingListens.id);
+			await ui.seeText(page, 'connect with these settings');
+			await page.getByText('More details').first().click();
+			await ui.seeText(page, 'Nothing answers at 127.0.0.1:');
+			await ui.seeText(page, 'the connection was refused');
+			assert.equal(await page.getByText('ECONNREFUSED').count(), 0);
 		});
 
 		await check('node-search', async () => {
@@ -123,6 +152,11 @@ async function main() {
 			assert.equal(await ui.rlValue(page, 'album'), 'Booth');
 			await ui.rlPick(page, 'album', 'No album');
 			assert.equal(await ui.rlValue(page, 'album'), '');
+			// the empty field says what it means, in the words of the entry just picked
+			assert.equal(
+				await ui.rlPlaceholder(page, 'album'),
+				'No album (upload into the event itself)',
+			);
 		});
 		await check('album-event-without-albums', async () => {
 			await ui.rlPick(page, 'event', 'Office Opening');
@@ -164,19 +198,8 @@ async function main() {
 			);
 		});
 
-		await check('upload-from-the-editor', async () => {
-			const photos = fs.readdirSync(SAMPLES).filter((n) => /\.(jpg|png|heic)$/.test(n));
-			for (const name of photos)
-				fs.copyFileSync(path.join(SAMPLES, name), path.join(app.booth, name));
-			await ui.openWorkflow(page, app.url, loadExample('photo-booth-folder').id);
-			await ui.executeWorkflow(page);
-			const deadline = Date.now() + 90_000;
-			while (app.emulator.uploads.length < photos.length && Date.now() < deadline)
-				await page.waitForTimeout(250);
-			assert.equal(app.emulator.uploads.length, photos.length, 'not every photo arrived');
-			await ui.openNodeOnCanvas(page, 'Upload to EventPics');
-			await ui.seeText(page, 'albumTitle');
-		});
+		await runChecks({ check, page, context, app });
+		await nodeChecks({ check, page, app });
 	} finally {
 		await browser.close();
 		await app.close();

@@ -3,8 +3,9 @@
 
 /**
  * The real n8n app for the browser tier: a throw-away user folder with this package installed as
- * the Community Nodes panel does, three credentials (the emulator's key, a wrong key, a plain
- * http:// Base URL that is never contacted) and the workflows the checks open, then `n8n start` on
+ * the Community Nodes panel does, five credentials (the emulator's key, a wrong key, a plain
+ * http:// Base URL that is never contacted, an address without https://, a port where nothing
+ * listens) and the workflows the checks open, then `n8n start` on
  * free ports and the owner account created through the REST API.
  */
 
@@ -12,7 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { startEmulator } = require('../emulator');
-const { loadExample } = require('../examples/examples');
+const { EMULATOR_TARGET, loadExample } = require('../examples/examples');
 const { ensureN8n } = require('../n8n-app/install');
 const { installIntoUserFolder } = require('../n8n-app/community-install');
 const n8n = require('../n8n-app/n8n');
@@ -22,6 +23,8 @@ const CREDENTIALS = {
 	good: n8n.EMULATOR_CREDENTIAL,
 	badKey: { id: 'eventpicsWrongKey1', name: 'EventPics (wrong key)' },
 	plainHttp: { id: 'eventpicsPlainHttp1', name: 'EventPics (plain http)' },
+	noScheme: { id: 'eventpicsNoSchema1', name: 'EventPics (no https://)' },
+	nothingListens: { id: 'eventpicsNoServer1', name: 'EventPics (nothing listens)' },
 };
 
 /** A documentation-range address: the credential test refuses it before any connection. */
@@ -31,7 +34,107 @@ const WORKFLOWS = {
 	lists: { id: 'epEditorLists001', name: 'Editor: event and album lists' },
 	stale: { id: 'epEditorStale001', name: 'Editor: album of another event' },
 	badKey: { id: 'epEditorBadKey01', name: 'Editor: wrong key' },
+	outcomes: { id: 'epEditorOutcome1', name: 'Editor: uploaded, skipped and failed' },
+	agent: { id: 'epEditorAgent001', name: 'Editor: EventPics Tool as added' },
 };
+
+/** @param {string} value @param {string} title */
+const picked = (value, title) => ({ __rl: true, mode: 'list', value, cachedResultName: title });
+
+/**
+ * Manual trigger -> Read/Write Files from Disk (a folder) -> EventPics upload that skips files
+ * uploaded before and goes on when one fails: one run shows all three outcomes.
+ * @param {string} folder
+ */
+function outcomesWorkflow(folder) {
+	return {
+		...WORKFLOWS.outcomes,
+		nodes: [
+			{
+				id: 'o1',
+				name: 'Run now',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'o2',
+				name: 'Read photos',
+				type: 'n8n-nodes-base.readWriteFile',
+				typeVersion: 1.1,
+				position: [220, 0],
+				parameters: { operation: 'read', fileSelector: `${folder}/*.jpg`, options: {} },
+			},
+			{
+				id: 'o3',
+				name: 'Upload to EventPics',
+				type: 'n8n-nodes-eventpics.eventPics',
+				typeVersion: 1,
+				position: [440, 0],
+				onError: 'continueRegularOutput',
+				parameters: {
+					resource: 'photo',
+					operation: 'upload',
+					event: picked('wedding-anna-ben', "Anna & Ben's Wedding"),
+					album: picked('booth', 'Photo booth'),
+					takenAtMode: 'none',
+					options: { skipDuplicates: true, concurrency: 1 },
+				},
+				credentials: { eventPicsApi: CREDENTIALS.good },
+			},
+		],
+		connections: {
+			'Run now': { main: [[{ node: 'Read photos', type: 'main', index: 0 }]] },
+			'Read photos': { main: [[{ node: 'Upload to EventPics', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+		active: false,
+	};
+}
+
+/** Chat trigger -> AI Agent with "EventPics Tool" added as n8n adds it: only the credential set. */
+function agentWorkflow() {
+	return {
+		...WORKFLOWS.agent,
+		nodes: [
+			{
+				id: 'g1',
+				name: 'Chat',
+				type: '@n8n/n8n-nodes-langchain.chatTrigger',
+				typeVersion: 1.5,
+				position: [0, 0],
+				webhookId: '5f0c8d7e-2a4b-4c3d-9e1f-7a6b5c4d3e2f',
+				parameters: { options: {} },
+			},
+			{
+				id: 'g2',
+				name: 'AI Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: 3.1,
+				position: [240, 0],
+				parameters: { options: {} },
+			},
+			{
+				id: 'g3',
+				name: 'EventPics',
+				type: 'n8n-nodes-eventpics.eventPicsTool',
+				typeVersion: 1,
+				position: [400, 220],
+				parameters: {},
+				credentials: { eventPicsApi: CREDENTIALS.good },
+			},
+		],
+		connections: {
+			Chat: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			EventPics: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+		active: false,
+	};
+}
 
 /**
  * Manual trigger -> EventPics upload (source URL, never reached in these checks).
@@ -78,13 +181,11 @@ function uploadWorkflow(workflow, credential, event, album) {
 	};
 }
 
-/** @param {string} value @param {string} title */
-const picked = (value, title) => ({ __rl: true, mode: 'list', value, cachedResultName: title });
-
 /**
- * @returns {Promise<{ url: string, cookie: string, emulator: any, booth: string, close: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, cookie: string, emulator: any, booth: string, mixed: string, formUrl: string, close: () => Promise<void> }>}
  */
 async function startApp() {
+	const form = loadExample('form-to-album', { target: EMULATOR_TARGET });
 	await ensureN8n();
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'eventpics-editor-'));
 	const userFolder = path.join(work, 'user');
@@ -101,6 +202,8 @@ async function startApp() {
 		await installIntoUserFolder(userFolder, logFile);
 		const booth = path.join(work, 'booth', 'outbox');
 		fs.mkdirSync(booth, { recursive: true });
+		const mixed = path.join(work, 'booth', 'mixed');
+		fs.mkdirSync(mixed, { recursive: true });
 		const env = n8n.n8nEnv(userFolder, { N8N_RESTRICT_FILE_ACCESS_TO: path.dirname(booth) });
 		const credentialFile = path.join(work, 'credentials.json');
 		/** @param {{ id: string, name: string }} c @param {{ apiKey: string, baseUrl: string }} data */
@@ -118,12 +221,22 @@ async function startApp() {
 					apiKey: emulator.apiKey,
 					baseUrl: PLAIN_HTTP_BASE_URL,
 				}),
+				credential(CREDENTIALS.noScheme, { apiKey: emulator.apiKey, baseUrl: 'api.eventpics.net' }),
+				// a loopback port nobody listens on (free a moment ago): the connection is refused
+				credential(CREDENTIALS.nothingListens, {
+					apiKey: emulator.apiKey,
+					baseUrl: `http://127.0.0.1:${await n8n.freePort()}`,
+				}),
 			]),
 		);
 		await n8n.mustRun(['import:credentials', `--input=${credentialFile}`], env);
 		const wedding = picked('wedding-anna-ben', "Anna & Ben's Wedding");
 		const workflows = [
+			// as a user imports it: Event and Album still to be picked
 			loadExample('photo-booth-folder', { boothFolder: booth }),
+			form,
+			outcomesWorkflow(mixed),
+			agentWorkflow(),
 			uploadWorkflow(WORKFLOWS.lists, CREDENTIALS.good, wedding, picked('booth', 'Photo booth')),
 			uploadWorkflow(
 				WORKFLOWS.stale,
@@ -138,6 +251,7 @@ async function startApp() {
 			fs.writeFileSync(file, JSON.stringify(workflow));
 			await n8n.mustRun(['import:workflow', `--input=${file}`], env);
 		}
+		await n8n.mustRun(['publish:workflow', `--id=${form.id}`], env);
 		server = await n8n.startServer({
 			env,
 			port: await n8n.freePort(),
@@ -145,7 +259,17 @@ async function startApp() {
 			logFile,
 		});
 		const cookie = await ownerSession(server.url);
-		return { url: server.url, cookie, emulator, booth, close };
+		const formPath = form.nodes.find((/** @type {any} */ n) => n.name === 'Photo form').parameters
+			.options.path;
+		return {
+			url: server.url,
+			cookie,
+			emulator,
+			booth,
+			mixed,
+			formUrl: `${server.url}/form/${formPath}`,
+			close,
+		};
 	} catch (error) {
 		await close();
 		throw error;

@@ -124,6 +124,48 @@ async function rlPick(page, name, entry) {
 	await page.waitForTimeout(1000);
 }
 
+/** The text an empty resource locator shows (its input's placeholder). @param {Page} page @param {string} name */
+async function rlPlaceholder(page, name) {
+	return (
+		(await locator(page, name)
+			.locator('input[data-test-id="rlc-input"]')
+			.first()
+			.getAttribute('placeholder')) ?? ''
+	);
+}
+
+/** Switches a resource locator to another mode ("By Link ID", ...). @param {Page} page @param {string} name @param {string} mode */
+async function rlMode(page, name, mode) {
+	await locator(page, name).locator('[data-test-id="rlc-mode-selector"]').first().click();
+	await page.getByRole('option', { name: mode }).first().click();
+	await page.waitForTimeout(500);
+}
+
+/** Saves the open workflow (Ctrl+S) and waits until the editor has. @param {Page} page */
+async function saveWorkflow(page) {
+	await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: TIMEOUT });
+	await page.keyboard.press('Control+s');
+	await page.waitForTimeout(1500);
+}
+
+/**
+ * What the open node's output pane says: its hints (n8n's execution hints, above the data), the
+ * table's column names and all its text. @param {Page} page
+ */
+async function outputPane(page) {
+	const panel = page
+		.locator('[data-test-id="output-panel"]:visible, [data-test-id="ndv-output-panel"]:visible')
+		.first();
+	await panel.waitFor({ timeout: TIMEOUT });
+	const hints = (await panel.locator('[data-test-id="node-hint"]').allInnerTexts()).map((t) =>
+		t.trim(),
+	);
+	const columns = (await panel.locator('table th').allInnerTexts())
+		.map((t) => t.trim())
+		.filter(Boolean);
+	return { hints, columns, text: await panel.innerText() };
+}
+
 /** Closes an open list or dialog. @param {Page} page */
 async function escape(page) {
 	await page.keyboard.press('Escape');
@@ -145,4 +187,8 @@ module.exports = {
 	rlItems,
 	rlSearch,
 	rlPick,
+	rlPlaceholder,
+	rlMode,
+	saveWorkflow,
+	outputPane,
 };

@@ -16,15 +16,14 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
 const { startEmulator } = require('../emulator');
 const { ensureN8n } = require('../n8n-app/install');
 const { installIntoUserFolder } = require('../n8n-app/community-install');
 const n8n = require('../n8n-app/n8n');
 const paths = require('../n8n-app/paths');
 const { startBackends, startWorker } = require('./cluster');
-const { findProgram } = require('./services');
 const { BATCH, LARGE } = require('./workflows');
+const { FORM } = require('./guests');
 const scenarios = require('./scenarios');
 
 /** @param {string[]} argv */
@@ -96,7 +95,7 @@ async function main() {
 		const credentialFile = path.join(work, 'credential.json');
 		n8n.writeCredentialFile(credentialFile, { apiKey: emulator.apiKey, baseUrl: emulator.baseUrl });
 		await n8n.mustRun(['import:credentials', `--input=${credentialFile}`], env);
-		for (const workflow of [BATCH, LARGE]) {
+		for (const workflow of [BATCH, LARGE, FORM]) {
 			const file = path.join(work, `${workflow.id}.json`);
 			fs.writeFileSync(file, JSON.stringify(workflow));
 			await n8n.mustRun(['import:workflow', `--input=${file}`], env);
@@ -122,27 +121,7 @@ async function main() {
 			running.push(worker);
 			return worker;
 		};
-		const lastExecution = () =>
-			execFileSync(
-				findProgram('psql'),
-				[
-					...[
-						'-h',
-						'127.0.0.1',
-						'-p',
-						String(backends.postgres.port),
-						'-U',
-						'n8n',
-						'-d',
-						'n8n',
-						'-At',
-					],
-					'-c',
-					'select e.status, d.data from execution_entity e join execution_data d on d."executionId" = e.id order by e.id desc limit 1',
-				],
-				{ encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-			);
-		const context = { emulator, server, options, step, newWorker, lastExecution };
+		const context = { emulator, server, options, step, newWorker };
 		await scenarios.runAll(context);
 		passed = true;
 		step(

@@ -1,0 +1,115 @@
+// @ts-check
+'use strict';
+
+/**
+ * Browser-tier checks of runs (issue 22): an example as imported, its event and album picked from
+ * the lists and run; what the output pane says about uploaded, skipped and failed files; and the
+ * guest form example sent in Chromium as a guest does.
+ */
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { loadExample } = require('../examples/examples');
+const { WORKFLOWS } = require('./setup');
+const ui = require('./ui');
+
+const SAMPLES = path.join(__dirname, '..', '..', 'fixtures', 'samples');
+
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {(name: string, body: () => Promise<Page | void>) => Promise<void>} Check */
+
+/** @param {any} emulator @param {number} count @param {Page} page */
+async function uploadsReach(emulator, count, page) {
+	const deadline = Date.now() + 90_000;
+	while (emulator.uploads.length < count && Date.now() < deadline) await page.waitForTimeout(250);
+	assert.equal(emulator.uploads.length, count, 'not every photo arrived');
+}
+
+/**
+ * @param {{ check: Check, page: Page, context: import('playwright-core').BrowserContext, app: { url: string, emulator: any, booth: string, mixed: string, formUrl: string } }} tier
+ */
+async function runChecks({ check, page, context, app }) {
+	await check('upload-from-the-editor', async () => {
+		const photos = fs.readdirSync(SAMPLES).filter((n) => /\.(jpg|png|heic)$/.test(n));
+		for (const name of photos)
+			fs.copyFileSync(path.join(SAMPLES, name), path.join(app.booth, name));
+		// the example as a user imports it: Event and Album are picked from the user's own lists
+		await ui.openNode(page, app.url, loadExample('photo-booth-folder').id, 'Upload to EventPics');
+		assert.deepEqual(
+			[await ui.rlValue(page, 'event'), await ui.rlValue(page, 'album')],
+			['', ''],
+			'the example came with an event or album',
+		);
+		await ui.rlPick(page, 'event', "Anna & Ben's Wedding");
+		await ui.rlPick(page, 'album', 'Photo booth');
+		await ui.escape(page);
+		await ui.escape(page);
+		await ui.saveWorkflow(page);
+		const before = app.emulator.uploads.length;
+		await ui.executeWorkflow(page);
+		await uploadsReach(app.emulator, before + photos.length, page);
+		await ui.openNodeOnCanvas(page, 'Upload to EventPics');
+		const output = await ui.outputPane(page);
+		assert.deepEqual(output.hints, [`EventPics: ${photos.length} files uploaded.`]);
+		assert.deepEqual(output.columns.slice(0, 3), ['outcome', 'fileName', 'reason']);
+	});
+
+	await check('run-says-what-it-did', async () => {
+		const sample = (/** @type {string} */ name) => fs.readFileSync(path.join(SAMPLES, name));
+		fs.writeFileSync(path.join(app.mixed, 'seen.jpg'), sample('booth-0001.jpg'));
+		await ui.openWorkflow(page, app.url, WORKFLOWS.outcomes.id);
+		await ui.executeWorkflow(page); // uploads seen.jpg
+		fs.writeFileSync(path.join(app.mixed, 'new.jpg'), sample('booth-0002.jpg'));
+		fs.writeFileSync(path.join(app.mixed, 'broken.jpg'), '<html>Not found</html>');
+		await ui.executeWorkflow(page);
+		await ui.openNodeOnCanvas(page, 'Upload to EventPics');
+		const output = await ui.outputPane(page);
+		assert.deepEqual(output.hints, [
+			'EventPics: 1 file uploaded, 1 skipped (uploaded before), 1 failed (see "reason").',
+		]);
+		assert.deepEqual(output.columns.slice(0, 3), ['outcome', 'fileName', 'reason']);
+		for (const outcome of ['uploaded', 'skipped', 'failed'])
+			assert.match(output.text, new RegExp(outcome));
+		// every item has every field: no column is missing from a row
+		assert.doesNotMatch(output.text, /undefined/);
+	});
+
+	/** @param {string[]} files @param {string} title */
+	const sendForm = async (files, title) => {
+		const guest = await context.newPage();
+		try {
+			await guest.goto(app.formUrl, { waitUntil: 'networkidle' });
+			await guest.locator('input[type=file]').first().setInputFiles(files);
+			await guest.locator('button[type=submit]').first().click();
+			await guest.getByText(title).first().waitFor({ timeout: 60_000 });
+			return { guest, text: await guest.locator('body').innerText() };
+		} catch (error) {
+			await guest.close();
+			throw error;
+		}
+	};
+
+	// these two return the guest's page, so that is what their screenshots show
+	await check('guest-form-thanks-the-guest', async () => {
+		const { guest, text } = await sendForm([path.join(SAMPLES, 'confetti.png')], 'Thank you!');
+		assert.match(text, /Your photos are in the album\./);
+		return guest;
+	});
+
+	await check('guest-form-names-what-did-not-arrive', async () => {
+		const notes = path.join(app.mixed, 'notes.txt');
+		fs.writeFileSync(notes, 'not a photo');
+		const { guest, text } = await sendForm(
+			[path.join(SAMPLES, 'first-dance.heic'), notes],
+			'Not every file arrived',
+		);
+		assert.match(
+			text,
+			/These did not arrive: notes\.txt\. Please send them again; the others are in the album\./,
+		);
+		return guest;
+	});
+}
+
+module.exports = { runChecks };
