@@ -107,6 +107,7 @@ async function startEmulator(startOptions = {}) {
 		options: { ...initialOptions },
 		faults: new FaultSet(seed),
 		limiter: new RateLimiter(),
+		apiLimiter: new RateLimiter(),
 		secret: signingSecret ?? crypto.randomBytes(32).toString('hex'),
 		baseUrl: '',
 		storageUrl: '',
@@ -133,6 +134,7 @@ async function startEmulator(startOptions = {}) {
 		reset: () => {
 			state.faults.clear();
 			state.limiter.clear();
+			state.apiLimiter.clear();
 			state.requests.length = 0;
 			elsewhere.requests.length = 0;
 			for (const u of state.uploads) {
