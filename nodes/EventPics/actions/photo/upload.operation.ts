@@ -1,6 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { AdaptiveLimiter, runPool } from '../../transport/limiter';
+import { RateGate } from '../../transport/rateGate';
+import type { RateSignals } from '../../transport/upload';
 import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { NodeError } from '../items';
 import { asNodeError, errorItem } from '../items';
@@ -66,11 +69,22 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		outputs.push({ json: {} });
 	}
 	let stopAt = Number.POSITIVE_INFINITY;
-	// The shared pause after a 429 is a wait too: never longer than Max Total Wait.
-	const signals = {
-		throttled: (ms: number | undefined) =>
-			limiter.throttled(ms === undefined ? undefined : Math.min(ms, policy.maxTotalWaitMs)),
-		succeeded: (ms?: number) => limiter.succeeded(ms),
+	// One request rate for the whole run, learned from the 429s (transport/rateGate.ts). The first
+	// 429 also pauses new starts and halves the limiter; after that the gate's rate answers them.
+	// A pause is a wait too: never longer than Max Total Wait.
+	const gate = new RateGate({ now: Date.now, sleep });
+	const signals: RateSignals = {
+		paced: async () => await gate.take(),
+		throttled: (retryAfterMs, sentAt) => {
+			const ms =
+				retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, policy.maxTotalWaitMs);
+			if (gate.rate() === undefined) limiter.throttled(ms);
+			gate.throttled(sentAt, ms);
+		},
+		succeeded: (signMs) => {
+			if (signMs !== undefined) gate.succeeded();
+			limiter.succeeded(signMs);
+		},
 	};
 
 	await runPool(jobs.length, limiter, async (index) => {
