@@ -10,7 +10,7 @@
  *   gulp assets    copy icons (svg/png) and codex files (*.node.json) into dist/ at the same paths
  *   gulp generate  rewrite the media type data (nodes/EventPics/helpers/mediaTypes.generated.json)
  *                  from the installed mime-types; run it after upgrading mime-types (until then
- *                  test/product/build/mediaTypes.test.ts fails and says so)
+ *                  test/product/build/mediaTypes.test.cts fails and says so)
  */
 
 const fs = require('node:fs');

@@ -23,12 +23,17 @@ const WORKERS = Math.max(2, require('node:os').availableParallelism() - 1);
 const shared = {
 	rootDir: ROOT,
 	testEnvironment: 'node',
-	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
+	// Tests are .cts files (see CONTRIBUTING.md, "Test files"); the product's .ts files they import
+	// are compiled by ts-jest too.
+	testMatch: ['**/*.test.cts'],
+	moduleFileExtensions: ['js', 'cjs', 'mjs', 'cts', 'ts', 'json', 'node'],
+	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
 };
 
 /** @type {import('jest').Config} */
 module.exports = {
+	// Stops every run at once when a file under test/ ends in .ts (test/tools/lint/test-files.js).
+	globalSetup: '<rootDir>/test/tools/lint/test-files.js',
 	testTimeout: 60000,
 	maxWorkers: WORKERS,
 	reporters: ['default', '<rootDir>/test/summary-reporter.js'],

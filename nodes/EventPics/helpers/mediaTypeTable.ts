@@ -4,7 +4,7 @@ import data from './mediaTypes.generated.json';
  * mime-types' answers without mime-types (runtime code may not import it): mediaTypes.generated.json
  * holds, for every extension and media type mime-types knows, what its lookup() and extension()
  * answer (written by `npx gulp generate`); the two functions below ask the same questions the same
- * way. test/product/build/mediaTypes.test.ts proves the answers equal mime-types' own.
+ * way. test/product/build/mediaTypes.test.cts proves the answers equal mime-types' own.
  */
 export const MIME_TYPES_VERSION: string = data.mimeTypes;
 

@@ -24,3 +24,13 @@ export function wallClockToEpochMs(wallClock: DateTime): number | undefined {
 	const sameClock = clockOf(DateTime.fromMillis(earlier, { zone: wallClock.zone }));
 	return sameClock === clockOf(wallClock) ? earlier : chosen;
 }
+
+/**
+ * An instant as ISO 8601 in a time zone, with that zone's offset (`2026-06-20T18:30:05+02:00`;
+ * milliseconds only when there are some). In UTC (`...Z`) when the zone is unknown.
+ */
+export function isoInZone(epochMs: number, timeZone: string): string {
+	const options = { suppressMilliseconds: true };
+	const inZone = DateTime.fromMillis(epochMs, { zone: timeZone });
+	return inZone.toISO(options) ?? DateTime.fromMillis(epochMs, { zone: 'utc' }).toISO(options)!;
+}

@@ -251,7 +251,7 @@ async function runDemo(options = {}) {
 		const rows = uploaded.outputs['Upload to EventPics'].map((item, index) => {
 			const json = /** @type {any} */ (item.json);
 			const source = files[/** @type {any} */ (item.pairedItem)?.item ?? index];
-			if (json.error) {
+			if (json.outcome === 'failed' || json.error) {
 				return {
 					file: path.basename(source),
 					album: album ? album.id : '-',
@@ -272,7 +272,7 @@ async function runDemo(options = {}) {
 					typeof json.takenAt === 'number'
 						? new Date(json.takenAt).toISOString().replace('.000Z', 'Z')
 						: 'not sent',
-				result: json.skipped ? 'skipped' : 'uploaded',
+				result: json.outcome,
 			};
 		});
 		const failed = rows.filter((row) => row.result.startsWith('FAILED')).length;

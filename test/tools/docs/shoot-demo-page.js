@@ -4,7 +4,7 @@
 
 /**
  * Runs the demo (emulator kept open), then photographs the emulator's page with headless Chromium:
- * test/tools/docs/emulator-page.png (the README shows it). `node test/tools/docs/shoot-demo-page.js [out.png]`
+ * test/tools/docs/emulator-page.png (CONTRIBUTING.md shows it). `node test/tools/docs/shoot-demo-page.js [out.png]`
  */
 
 const path = require('node:path');

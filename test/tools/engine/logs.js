@@ -87,7 +87,6 @@ function record(level, message, metadata) {
 	}
 	for (const sink of openCaptures) sink.push(line);
 	if (process.env.N8N_HARNESS_PRINT_LOGS) {
-		// eslint-disable-next-line no-console
 		console.error(`[n8n ${level}] ${line.message}`, metadata === undefined ? '' : metadata);
 	}
 }

@@ -35,7 +35,7 @@ const { START_NODE_TYPE } = require('./start-node');
  * @property {RunWorkflowOptions['settings']} [settings]
  * @property {number} [timeoutMs]
  *
- * @typedef {RunResult & { nodeName: string, items: INodeExecutionData[], nodeError: any }} RunNodeResult
+ * @typedef {RunResult & { nodeName: string, items: INodeExecutionData[], nodeHints: import('n8n-workflow').NodeExecutionHint[], nodeError: any }} RunNodeResult
  *   `items`: the node's first output; `nodeError`: the node's error (also when continue-on-fail
  *   turned it into items it is undefined, since the node then succeeded)
  */
@@ -84,6 +84,7 @@ async function runNode(options) {
 		...result,
 		nodeName,
 		items: result.outputs[nodeName] ?? [],
+		nodeHints: result.hints[nodeName] ?? [],
 		nodeError: result.nodeErrors[nodeName],
 	};
 }

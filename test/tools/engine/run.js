@@ -50,6 +50,8 @@ const { createStartNodeType, START_NODE_TYPE } = require('./start-node');
  * @property {string} status execution status ('success' | 'error' | ...)
  * @property {Record<string, INodeExecutionData[]>} outputs first output of each executed node (last run)
  * @property {Record<string, INodeExecutionData[][]>} allOutputs every output of each executed node (last run)
+ * @property {Record<string, import('n8n-workflow').NodeExecutionHint[]>} hints the execution hints
+ *   each executed node added (last run), as n8n's editor shows them in the output pane
  * @property {Record<string, any>} nodeErrors the error of each node that failed (the engine's error object:
  *   NodeApiError / NodeOperationError with message, description, httpCode...)
  * @property {any} error the workflow-level error (a node failed without continue-on-fail), else undefined
@@ -190,6 +192,8 @@ function buildResult(run, logs, executionId, credentialsHelper) {
 	const outputs = {};
 	/** @type {Record<string, INodeExecutionData[][]>} */
 	const allOutputs = {};
+	/** @type {Record<string, import('n8n-workflow').NodeExecutionHint[]>} */
+	const hints = {};
 	/** @type {Record<string, any>} */
 	const nodeErrors = {};
 	const runData = run.data.resultData.runData;
@@ -199,6 +203,7 @@ function buildResult(run, logs, executionId, credentialsHelper) {
 		const main = /** @type {INodeExecutionData[][]} */ (task.data?.main ?? []).map((o) => o ?? []);
 		allOutputs[name] = main;
 		outputs[name] = main[0] ?? [];
+		hints[name] = task.hints ?? [];
 		if (task.error) nodeErrors[name] = task.error;
 	}
 	const error = run.data.resultData.error;
@@ -207,6 +212,7 @@ function buildResult(run, logs, executionId, credentialsHelper) {
 		status: run.status,
 		outputs,
 		allOutputs,
+		hints,
 		nodeErrors,
 		error,
 		logs,

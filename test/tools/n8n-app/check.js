@@ -187,7 +187,7 @@ async function main() {
 				const results = outputOf(execution, 'Upload to EventPics');
 				assert.equal(results.length, PHOTOS.length);
 				assert.ok(
-					results.every((item) => item.json.skipped === true),
+					results.every((item) => item.json.outcome === 'skipped'),
 					'a photo was not skipped',
 				);
 				assert.equal(emulator.uploads.length, PHOTOS.length);

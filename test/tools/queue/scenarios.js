@@ -46,7 +46,7 @@ function report(ctx, answers, workers) {
 
 /** @param {any[]} results */
 function allUploaded(results) {
-	const bad = results.filter((r) => r.statusCode !== 200 || r.skipped || r.error);
+	const bad = results.filter((r) => r.outcome !== 'uploaded' || r.statusCode !== 200);
 	assert.deepEqual(bad.slice(0, 3), [], `${bad.length} files not uploaded`);
 	assert.ok(
 		results.every((r) => r.binaryDataMode === 'database'),
@@ -113,7 +113,7 @@ async function secondPass(ctx, workers, sets) {
 	const run = await runLoad(url, photos, ctx.options.perExecution);
 	const results = run.answers.flatMap((answer) => answer.results);
 	assert.equal(results.length, photos.length);
-	const uploaded = results.filter((r) => r.skipped !== true);
+	const uploaded = results.filter((r) => r.outcome !== 'skipped');
 	assert.deepEqual(
 		uploaded.slice(0, 3).map((r) => r.fileName ?? r.error),
 		[],

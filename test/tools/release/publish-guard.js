@@ -8,7 +8,7 @@
  *   - that job may ask for an OIDC token (id-token: write) and cannot write to the repository
  *   - earlier in that job, test/tools/release/version-tag.js checks the pushed tag against package.json
  *   - no write permission at the top of the workflow
- * checkPublishWorkflow() returns what is missing; test/tools/release/publish-workflow.test.ts runs it on
+ * checkPublishWorkflow() returns what is missing; test/tools/release/publish-workflow.test.cts runs it on
  * the file and on broken copies of it.
  */
 

@@ -2,7 +2,8 @@
 'use strict';
 
 /**
- * Proves that eslint.config.mjs (what `npm run lint` uses) resolves, for every file the n8n scanner
+ * Proves that test/tools/scan/scanner.eslint.config.mjs (the scanner-equal lint, `npm run lint:scanner`,
+ * part of `npm run lint`) resolves, for every file the n8n scanner
  * lints, to the same configuration as the scanner's own buildScanConfig(): the same rules with the
  * same severities and options, the same plugin objects, the same parser and language options. It
  * also checks that the repository config ignores what is not published source.
@@ -18,6 +19,8 @@ const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+/** The scanner-equal configuration, relative to the repository root (ESLint takes it with -c). */
+const SCANNER_CONFIG = 'test/tools/scan/scanner.eslint.config.mjs';
 
 /** Sample paths checked even when no such file exists yet (config matching is by path). */
 const SAMPLE_LINTED = [
@@ -36,11 +39,12 @@ const SAMPLE_IGNORED = [
 	'gulpfile.js',
 	'index.js',
 	'eslint.config.mjs',
+	SCANNER_CONFIG,
 	'package-lock.json',
 	'tsconfig.json',
 	'test/tsconfig.json',
 	'test/tools/scan/scan.js',
-	'test/product/build/mediaTypes.test.ts',
+	'test/product/build/mediaTypes.test.cts',
 	'dist/nodes/EventPics/EventPics.node.js',
 	'dist/package.json',
 ];
@@ -102,7 +106,8 @@ async function checkLintConfig(options = {}) {
 	const { ESLint } = await importFrom('eslint', path.dirname(scannerPath));
 	const fastGlob = require(require.resolve('fast-glob', { paths: [path.dirname(scannerPath)] }));
 
-	const ours = new ESLint({ cwd: root });
+	// With an explicit config file ESLint resolves its patterns from cwd, as `eslint -c` does.
+	const ours = new ESLint({ cwd: root, overrideConfigFile: path.join(root, SCANNER_CONFIG) });
 	const theirs = new ESLint({
 		cwd: root,
 		allowInlineConfig: false,
@@ -121,7 +126,7 @@ async function checkLintConfig(options = {}) {
 	for (const file of checked) {
 		const absolute = path.join(root, file);
 		if (await ours.isPathIgnored(absolute)) {
-			problems.push(`${file}: ignored by eslint.config.mjs but linted by the scanner`);
+			problems.push(`${file}: ignored by ${SCANNER_CONFIG} but linted by the scanner`);
 			continue;
 		}
 		const mine = describe(await ours.calculateConfigForFile(absolute));
@@ -157,17 +162,17 @@ async function checkLintConfig(options = {}) {
 
 	for (const file of SAMPLE_IGNORED) {
 		if (!(await ours.isPathIgnored(path.join(root, file)))) {
-			problems.push(`${file}: linted by eslint.config.mjs, but it is not package source`);
+			problems.push(`${file}: linted by ${SCANNER_CONFIG}, but it is not package source`);
 		}
 	}
 
 	const notes = [
-		'eslint.config.mjs adds linterOptions.noInlineConfig = true: the scanner passes allowInlineConfig: false to ESLint, which is the same thing',
+		`${SCANNER_CONFIG} adds linterOptions.noInlineConfig = true: the scanner passes allowInlineConfig: false to ESLint, which is the same thing`,
 	];
 	return { ok: problems.length === 0, checked, problems, notes };
 }
 
-module.exports = { checkLintConfig };
+module.exports = { checkLintConfig, SCANNER_CONFIG };
 
 if (require.main === module) {
 	const rootIndex = process.argv.indexOf('--root');
@@ -177,7 +182,7 @@ if (require.main === module) {
 			for (const problem of result.problems) console.error(`lint config: ${problem}`);
 			console.log(
 				result.ok
-					? `lint config: eslint.config.mjs equals the scanner's buildScanConfig() for ${result.checked.length} paths (rules, severities, options, plugins, parser, language options)`
+					? `lint config: ${SCANNER_CONFIG} equals the scanner's buildScanConfig() for ${result.checked.length} paths (rules, severities, options, plugins, parser, language options)`
 					: `lint config: ${result.problems.length} difference(s) from the scanner`,
 			);
 			process.exitCode = result.ok ? 0 : 1;

@@ -7,7 +7,7 @@
  *
  *   node test/tools/scan/scan.js [--root <dir>] [--no-build] [--no-registry] [--keep]
  *
- * 1. lint config   eslint.config.mjs resolves to the scanner's buildScanConfig() (check-lint-config.js)
+ * 1. lint config   scanner.eslint.config.mjs (npm run lint:scanner) resolves to the scanner's buildScanConfig() (check-lint-config.js)
  * 2. build, pack   `npm run build` (unless --no-build), `npm pack` into a temporary directory, extract
  * 3. source leg    the scanner's own analyzePackage(dir, SOURCE_FILE_PATTERNS) on a snapshot of the
  *                  source as GitHub would hold it (git's tracked and untracked-but-not-ignored files)
@@ -34,7 +34,7 @@ const path = require('node:path');
 const { spawn, spawnSync, execFileSync } = require('node:child_process');
 const { pathToFileURL } = require('node:url');
 
-const { checkLintConfig } = require('./check-lint-config');
+const { checkLintConfig, SCANNER_CONFIG } = require('./check-lint-config');
 const { startRegistryStub } = require('./registry-stub');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -344,13 +344,13 @@ async function main(argv) {
 
 	try {
 		// 1. the repository's lint config is the scanner's
-		if (fs.existsSync(path.join(root, 'eslint.config.mjs'))) {
+		if (fs.existsSync(path.join(root, SCANNER_CONFIG))) {
 			const config = await checkLintConfig({ root });
 			console.log(
-				`\n== lint config: ${config.ok ? `eslint.config.mjs equals the scanner's buildScanConfig() for ${config.checked.length} paths` : 'DIFFERS from the scanner'}`,
+				`\n== lint config: ${config.ok ? `${SCANNER_CONFIG} equals the scanner's buildScanConfig() for ${config.checked.length} paths` : 'DIFFERS from the scanner'}`,
 			);
 			for (const problem of config.problems) console.log(`  ${problem}`);
-			if (!config.ok) failures.push('eslint.config.mjs differs from the scanner configuration');
+			if (!config.ok) failures.push(`${SCANNER_CONFIG} differs from the scanner configuration`);
 		}
 
 		// 2. build and pack

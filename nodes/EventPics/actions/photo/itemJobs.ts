@@ -1,10 +1,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { sanitizeFileName } from '../../helpers/fileName';
 import { albumNotInEvent, albumTitleElsewhere } from '../../helpers/naming';
 import { parseTakenAt } from '../../helpers/takenAt';
 import { itemError } from '../items';
 import type { Account } from '../account';
 import { findEvent, readLocator } from '../account';
+import { shownUrl } from '../../transport/downloadRefusals';
+import type { FileFacts } from './fileOutput';
 import type { FileSource, SourceLookup } from './fileSources';
 import { binaryFieldNames, binarySources, downloadLimits, urlSource } from './fileSources';
 import type { UploadOptions } from './uploadOptions';
@@ -28,6 +31,8 @@ export interface UploadJob {
 	options: UploadOptions;
 	/** Several files of one item: the custom Duplicate Key is told apart by the field name. */
 	sharesItem: boolean;
+	/** What its output item says even when it fails: event, album and where the file comes from. */
+	facts: FileFacts;
 	source: () => Promise<FileSource>;
 }
 
@@ -49,6 +54,15 @@ function sourceError(
 				? 'Run the node that produced the file again in this workflow, so that its file is stored anew.'
 				: 'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
 	);
+}
+
+/** A File URL as the output shows it: without user name and password; null when it is no address. */
+function shownAddress(address: string): string | null {
+	try {
+		return shownUrl(new URL(address));
+	} catch {
+		return null;
+	}
 }
 
 function planTakenAt(ctx: IExecuteFunctions, itemIndex: number): TakenAtPlan {
@@ -108,6 +122,12 @@ export async function itemJobs(
 		takenAt: planTakenAt(ctx, itemIndex),
 		options,
 	};
+	const eventFacts: FileFacts = {
+		linkId: event.linkId,
+		eventTitle: event.title,
+		albumId: albumId || null,
+		albumTitle: album?.title ?? null,
+	};
 
 	if (sourceKind === 'url') {
 		const address = String(ctx.getNodeParameter('fileUrl', itemIndex, '')).trim();
@@ -125,7 +145,14 @@ export async function itemJobs(
 			if (!lookup.ok) throw sourceError(ctx, itemIndex, lookup);
 			return lookup.sources[0];
 		};
-		return [{ ...common, sharesItem: false, source }];
+		return [
+			{
+				...common,
+				sharesItem: false,
+				facts: { ...eventFacts, url: shownAddress(address) },
+				source,
+			},
+		];
 	}
 
 	const all = ctx.getNodeParameter('allBinaryFields', itemIndex, false) as boolean;
@@ -148,5 +175,14 @@ export async function itemJobs(
 		}
 	}
 	const sharesItem = lookup.sources.length > 1;
-	return lookup.sources.map((source) => ({ ...common, sharesItem, source: async () => source }));
+	return lookup.sources.map((source) => ({
+		...common,
+		sharesItem,
+		facts: {
+			...eventFacts,
+			binaryField: source.origin,
+			fileName: sanitizeFileName(source.fileName ?? '') || null,
+		},
+		source: async () => source,
+	}));
 }

@@ -6,9 +6,10 @@ import { RateGate } from '../../transport/rateGate';
 import type { RateSignals } from '../../transport/upload';
 import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { NodeError } from '../items';
-import { asNodeError, errorItem } from '../items';
+import { asNodeError } from '../items';
 import { readAccount } from '../account';
 import { confirmRecorded } from './dedupe';
+import { failedOutput, outcomeHint } from './fileOutput';
 import type { UploadJob } from './itemJobs';
 import { itemJobs } from './itemJobs';
 import { uploadDescription } from './upload.description';
@@ -34,6 +35,7 @@ interface ItemOutcome {
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
+	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 	let options: UploadOptions;
 	try {
 		// the node-wide options (Concurrent Uploads above all) are those of the first item
@@ -41,7 +43,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	} catch (error) {
 		const nodeError = asNodeError(this, error, 0);
 		if (!continueOnFail) throw nodeError;
-		return items.map((_, itemIndex) => errorItem(nodeError, itemIndex));
+		return items.map((_, itemIndex) => failedOutput(nodeError, itemIndex, errorOutput));
 	}
 	const policy = retryPolicyFrom(options);
 	const account = await readAccount(this, policy);
@@ -101,7 +103,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const nodeError = asNodeError(this, error, job.itemIndex);
 			outcome.error ??= nodeError;
 			if (!continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
-			else outcome.outputs[slots.get(job)!] = errorItem(nodeError, job.itemIndex);
+			else
+				outcome.outputs[slots.get(job)!] = failedOutput(
+					nodeError,
+					job.itemIndex,
+					errorOutput,
+					job.facts,
+				);
 		}
 	});
 
@@ -112,8 +120,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const outcome = outcomes[itemIndex];
 		if (outcome.error && !continueOnFail) throw outcome.error;
 		if (outcome.error && outcome.outputs.length === 0)
-			output.push(errorItem(outcome.error, itemIndex));
+			output.push(failedOutput(outcome.error, itemIndex, errorOutput));
 		else output.push(...outcome.outputs);
 	}
+	const hint = outcomeHint(output);
+	if (hint) this.addExecutionHints(hint);
 	return output;
 }

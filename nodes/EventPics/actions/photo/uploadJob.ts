@@ -12,6 +12,8 @@ import { uploadFile } from '../../transport/upload';
 import { failureToError } from '../../transport/errors';
 import type { Account } from '../account';
 import { contentKey, dedupeKey, forget, seenBefore } from './dedupe';
+import type { FileFacts } from './fileOutput';
+import { fileOutput, takenAtFacts } from './fileOutput';
 import type { FileSource } from './fileSources';
 import type { Inspection } from './inspect';
 import { bodyOpener, chooseTakenAt, inspectFile } from './inspect';
@@ -47,7 +49,7 @@ function typeRefusal(
 	});
 }
 
-function originJson(source: FileSource): IDataObject {
+function originFacts(source: FileSource): FileFacts {
 	return source.kind === 'url' ? { url: source.origin } : { binaryField: source.origin };
 }
 
@@ -119,22 +121,20 @@ async function uploadInspected(
 		? mimeTypeMismatch(source.mimeType, named.contentType, named.fileName)
 		: undefined;
 	if (ownType) warnings.push(ownType);
-	const described: IDataObject = {
-		linkId: job.linkId,
-		eventTitle: job.eventTitle,
-		albumId: job.albumId ?? null,
-		albumTitle: job.albumTitle ?? null,
+	const described: FileFacts = {
+		...job.facts,
 		fileName: named.fileName,
 		contentType: named.contentType,
 		bytes: source.size,
-		takenAt: takenAt ?? null,
+		...takenAtFacts(takenAt, ctx.getTimezone()),
 		takenAtSource,
-		...originJson(source),
+		exifTag: inspection.exif?.tag,
+		...originFacts(source),
+		typeFromContent: named.fromContent,
+		binaryDataMode: source.bufferedMode,
+		warnings,
 	};
-	if (inspection.exif) described.exifTag = inspection.exif.tag;
-	if (named.fromContent) described.typeFromContent = named.fromContent;
 	if (source.bufferedMode) {
-		described.binaryDataMode = source.bufferedMode;
 		const note = bufferedWarning(source.bufferedMode, source.size);
 		if (note) warnings.push(note);
 	}
@@ -143,13 +143,12 @@ async function uploadInspected(
 	if (options.skipDuplicates) {
 		key = dedupeKey(job.linkId, job.albumId, await fileKey(job, source));
 		if (await seenBefore(ctx, key)) {
-			return {
+			return fileOutput('skipped', {
 				...described,
-				skipped: true,
 				reason:
 					'This node uploaded this file to this event and album before (Skip Files Uploaded Before).',
 				dedupeKey: key,
-			};
+			});
 		}
 	}
 
@@ -178,20 +177,18 @@ async function uploadInspected(
 		});
 	}
 	const report = result.value;
-	const json: IDataObject = {
-		...described,
-		statusCode: report.statusCode,
-		attempts: report.attempts,
-		uploadUrlRequests: report.uploadUrlRequests,
-	};
-	if (key) json.dedupeKey = key;
-	if (report.etag) json.etag = report.etag;
 	if (report.possibleDuplicate) {
-		json.possibleDuplicate = true;
 		warnings.push(
 			'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.',
 		);
 	}
-	if (warnings.length > 0) json.warnings = warnings;
-	return json;
+	return fileOutput('uploaded', {
+		...described,
+		statusCode: report.statusCode,
+		attempts: report.attempts,
+		uploadUrlRequests: report.uploadUrlRequests,
+		etag: report.etag,
+		dedupeKey: key,
+		possibleDuplicate: report.possibleDuplicate === true,
+	});
 }

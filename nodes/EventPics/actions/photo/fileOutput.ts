@@ -1,0 +1,106 @@
+import type { IDataObject, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
+
+import { isoInZone } from '../../helpers/timeZone';
+import type { NodeError } from '../items';
+
+/** What became of one file: the first field of its output item. */
+export type Outcome = 'uploaded' | 'skipped' | 'failed';
+
+/**
+ * The fields of every output item of Photo > Upload, in this order. Every item has all of them
+ * (null where a field does not apply), so n8n's table shows the same columns for uploaded, skipped
+ * and failed files. `reason` says why a file was skipped or failed; `error` holds a failure's message
+ * too, where n8n's Continue On Fail puts it.
+ */
+const FIELDS = [
+	'outcome',
+	'reason',
+	'linkId',
+	'eventTitle',
+	'albumId',
+	'albumTitle',
+	'fileName',
+	'contentType',
+	'bytes',
+	'takenAt',
+	'takenAtIso',
+	'takenAtSource',
+	'exifTag',
+	'binaryField',
+	'url',
+	'typeFromContent',
+	'binaryDataMode',
+	'statusCode',
+	'attempts',
+	'uploadUrlRequests',
+	'etag',
+	'dedupeKey',
+	'possibleDuplicate',
+	'warnings',
+	'error',
+] as const;
+
+export type FileField = (typeof FIELDS)[number];
+
+/** What is known of a file, by output field; absent fields become null. */
+export type FileFacts = Partial<Record<Exclude<FileField, 'outcome'>, IDataObject[string]>>;
+
+/** The output JSON of one file: every field, `outcome` first, `warnings` always a list. */
+export function fileOutput(outcome: Outcome, facts: FileFacts): IDataObject {
+	const json: IDataObject = {};
+	for (const field of FIELDS) json[field] = field === 'outcome' ? outcome : (facts[field] ?? null);
+	if (!Array.isArray(json.warnings)) json.warnings = [];
+	return json;
+}
+
+/** Taken At as epoch milliseconds and as ISO 8601 in the workflow's time zone (with its offset). */
+export function takenAtFacts(takenAt: number | undefined, timeZone: string): FileFacts {
+	if (takenAt === undefined) return { takenAt: null, takenAtIso: null };
+	return { takenAt, takenAtIso: isoInZone(takenAt, timeZone) };
+}
+
+/**
+ * The output entry of a file or item that failed under Continue On Fail.
+ * - "Continue" (regular output): an item like the others, `outcome: "failed"`, the message in
+ *   `reason` and `error`. It does not carry the error object: n8n's engine replaces the JSON of an
+ *   item that does with `{ error }` alone (WorkflowExecute.normalizeNodeErrors, n8n-core 2.41).
+ * - "Continue (using error output)": n8n's own error item (the error object, `{ error }`), which
+ *   is what the engine routes to the error output.
+ */
+export function failedOutput(
+	error: NodeError,
+	itemIndex: number,
+	errorOutput: boolean,
+	facts: FileFacts = {},
+): INodeExecutionData {
+	const pairedItem = { item: itemIndex };
+	if (errorOutput) return { json: { error: error.message }, error, pairedItem };
+	const json = fileOutput('failed', { ...facts, reason: error.message, error: error.message });
+	return { json, pairedItem };
+}
+
+const plural = (count: number) => (count === 1 ? 'file' : 'files');
+
+/**
+ * The run in one line for n8n's output pane: how many files were uploaded, skipped and failed
+ * (and how many carry a warning). A warning hint when any failed.
+ */
+export function outcomeHint(outputs: INodeExecutionData[]): NodeExecutionHint | undefined {
+	if (outputs.length === 0) return undefined;
+	const count = (outcome: Outcome) => outputs.filter((o) => o.json.outcome === outcome).length;
+	const uploaded = count('uploaded');
+	const skipped = count('skipped');
+	const failed = outputs.filter((o) => o.json.outcome === 'failed' || o.error).length;
+	const warned = outputs.filter(
+		(o) => Array.isArray(o.json.warnings) && o.json.warnings.length > 0,
+	).length;
+	const parts = [`${uploaded} ${plural(uploaded)} uploaded`];
+	if (skipped > 0) parts.push(`${skipped} skipped (uploaded before)`);
+	if (failed > 0) parts.push(`${failed} failed (see "reason")`);
+	if (warned > 0) parts.push(`${warned} with a warning (see "warnings")`);
+	return {
+		message: `EventPics: ${parts.join(', ')}.`,
+		type: failed > 0 ? 'warning' : 'info',
+		location: 'outputPane',
+	};
+}

@@ -1,0 +1,327 @@
+// Proves that the committed media type data (mediaTypes.generated.json, written by `npx gulp generate`)
+// holds exactly what the installed mime-types answers, and that the lookup code over it
+// (helpers/mediaTypeTable.ts) answers exactly like mime-types.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import mime from 'mime-types';
+
+import {
+	EXTENSION_TO_MEDIA_TYPE,
+	MEDIA_TYPE_TO_EXTENSION,
+	MIME_DB_VERSION,
+	MIME_TYPES_VERSION,
+	extensionForMediaType,
+	lookupMediaType,
+} from '../../../nodes/EventPics/helpers/mediaTypeTable';
+
+const HELPERS = path.join(__dirname, '..', '..', '..', 'nodes', 'EventPics', 'helpers');
+const REGENERATE = 'run `npx gulp generate` after changing mime-types, and commit the result';
+
+/** No problems, or a failure that says how to fix them. */
+function expectNone(problems: unknown[]): void {
+	expect({ problems, fix: problems.length > 0 ? REGENERATE : '' }).toEqual({
+		problems: [],
+		fix: '',
+	});
+}
+
+function packageVersion(name: string): string {
+	return JSON.parse(fs.readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
+}
+
+const knownExtensions = Object.keys(mime.types);
+const knownTypes = Object.keys(mime.extensions);
+
+type Mismatch = { input: string; ours: string | false; mimeTypes: string | false };
+
+function lookupMismatches(inputs: string[]): Mismatch[] {
+	const out: Mismatch[] = [];
+	for (const input of inputs) {
+		const ours = lookupMediaType(input);
+		const theirs = mime.lookup(input);
+		if (ours !== theirs) out.push({ input, ours, mimeTypes: theirs });
+	}
+	return out;
+}
+
+function extensionMismatches(inputs: string[]): Mismatch[] {
+	const out: Mismatch[] = [];
+	for (const input of inputs) {
+		const ours = extensionForMediaType(input);
+		const theirs = mime.extension(input);
+		if (ours !== theirs) out.push({ input, ours, mimeTypes: theirs });
+	}
+	return out;
+}
+
+describe('generated media type table', () => {
+	it('was generated from the installed mime-types and mime-db', () => {
+		const installed = `mime-types ${packageVersion('mime-types')}, mime-db ${packageVersion('mime-db')}`;
+		const table = `mime-types ${MIME_TYPES_VERSION}, mime-db ${MIME_DB_VERSION}`;
+		expectNone(table === installed ? [] : [{ table, installed }]);
+		expect(MIME_TYPES_VERSION).toBe('3.0.2');
+	});
+
+	it('is only data: versions and [key, value] rows of strings', () => {
+		const data = JSON.parse(
+			fs.readFileSync(path.join(HELPERS, 'mediaTypes.generated.json'), 'utf8'),
+		);
+		expect(Object.keys(data).sort()).toEqual(
+			['extensionToMediaType', 'generated', 'mediaTypeToExtension', 'mimeDb', 'mimeTypes'].sort(),
+		);
+		for (const rows of [data.extensionToMediaType, data.mediaTypeToExtension]) {
+			const wrong = rows.filter(
+				(row: unknown) =>
+					!Array.isArray(row) || row.length !== 2 || row.some((cell) => typeof cell !== 'string'),
+			);
+			expect(wrong).toEqual([]);
+		}
+	});
+
+	it('holds exactly the extensions mime-types knows, each with lookup("x." + ext)', () => {
+		expect(knownExtensions.length).toBeGreaterThan(1000);
+		const ours = Object.keys(EXTENSION_TO_MEDIA_TYPE);
+		expectNone([
+			...knownExtensions.filter((ext) => EXTENSION_TO_MEDIA_TYPE[ext] !== mime.lookup(`x.${ext}`)),
+			...ours.filter((ext) => !knownExtensions.includes(ext)),
+		]);
+		expect(ours.sort()).toEqual([...knownExtensions].sort());
+	});
+
+	it('holds exactly the media types mime-types knows, each with extension(type)', () => {
+		expect(knownTypes.length).toBeGreaterThan(900);
+		const ours = Object.keys(MEDIA_TYPE_TO_EXTENSION);
+		expectNone([
+			...knownTypes.filter((type) => MEDIA_TYPE_TO_EXTENSION[type] !== mime.extension(type)),
+			...ours.filter((type) => !knownTypes.includes(type)),
+		]);
+		expect(ours.sort()).toEqual([...knownTypes].sort());
+	});
+
+	it('is frozen and has no inherited members', () => {
+		expect(Object.isFrozen(EXTENSION_TO_MEDIA_TYPE)).toBe(true);
+		expect(Object.isFrozen(MEDIA_TYPE_TO_EXTENSION)).toBe(true);
+		expect(Object.getPrototypeOf(EXTENSION_TO_MEDIA_TYPE)).toBeNull();
+		expect(Object.getPrototypeOf(MEDIA_TYPE_TO_EXTENSION)).toBeNull();
+		expect(EXTENSION_TO_MEDIA_TYPE['constructor']).toBeUndefined();
+		expect(MEDIA_TYPE_TO_EXTENSION['toString']).toBeUndefined();
+	});
+});
+
+describe('lookupMediaType equals mime.lookup', () => {
+	it('for every known extension as file name, upper-case name, bare, dotted and in a path', () => {
+		const inputs: string[] = [];
+		for (const ext of knownExtensions) {
+			inputs.push(
+				`name.${ext}`,
+				`NAME.${ext.toUpperCase()}`,
+				`Name.${ext[0].toUpperCase()}${ext.slice(1)}`,
+				ext,
+				ext.toUpperCase(),
+				`.${ext}`,
+				`dir/sub dir/photo.${ext}`,
+				`/abs/path/archive.tar.${ext}`,
+			);
+		}
+		expect(inputs.length).toBe(knownExtensions.length * 8);
+		expect(lookupMismatches(inputs)).toEqual([]);
+		// and every answer is a real media type, not false
+		expect(
+			knownExtensions.filter((ext) => lookupMediaType(`NAME.${ext.toUpperCase()}`) === false),
+		).toEqual([]);
+	});
+
+	it.each<[string, string | false]>([
+		['photo.jpg', 'image/jpeg'],
+		['IMG_0001.JPG', 'image/jpeg'],
+		['holiday.JpEg', 'image/jpeg'],
+		['jpg', 'image/jpeg'],
+		['.jpg', 'image/jpeg'],
+		['clip.mp4', 'video/mp4'],
+		['clip.MOV', 'video/quicktime'],
+		['scan.png', 'image/png'],
+		['phone.heic', 'image/heic'],
+		['image.webp', 'image/webp'],
+		['a/b/c/IMG_0001.JPG', 'image/jpeg'],
+		['/var/data/event/photo.gif', 'image/gif'],
+		['archive.tar.gz', 'application/gzip'],
+		['photo.jpg/', 'image/jpeg'],
+		['my.photos/photo.png', 'image/png'],
+		['C:\\Users\\anna\\photo.jpeg', 'image/jpeg'],
+		// no extension
+		['photo', false],
+		['photo.', false],
+		['', false],
+		['dir.jpg/photo', false],
+		// a dot file inside a directory has no extension (POSIX extname)
+		['dir/.jpg', false],
+		['dir/.bashrc', false],
+		['.bashrc', false],
+		['..', false],
+		['a/..', false],
+		// unknown extension
+		['photo.unknownext', false],
+		['photo.jpg.part', false],
+		// names of Object.prototype members are not extensions
+		['x.constructor', false],
+		['x.__proto__', false],
+		['toString', false],
+		['hasOwnProperty', false],
+	])('lookupMediaType(%j) is %j, as mime.lookup says', (input, expected) => {
+		expect(lookupMediaType(input)).toBe(expected);
+		expect(mime.lookup(input)).toBe(expected);
+	});
+
+	it('answers false for a non-string, like mime.lookup', () => {
+		for (const value of [undefined, null, 42, {}, ['photo.jpg']]) {
+			expect(lookupMediaType(value as unknown as string)).toBe(false);
+			expect(mime.lookup(value as unknown as string)).toBe(false);
+		}
+	});
+});
+
+describe('extensionForMediaType equals mime.extension', () => {
+	it('for every known type, with parameters, upper case and surrounding whitespace', () => {
+		const inputs: string[] = [];
+		for (const type of knownTypes) {
+			inputs.push(
+				type,
+				`${type}; charset=utf-8`,
+				`${type};charset=UTF-8`,
+				`${type} ; charset="utf-8"`,
+				type.toUpperCase(),
+				`${type.toUpperCase()}; CHARSET=UTF-8`,
+				`  ${type}`,
+				`\t${type}\t`,
+				`${type} trailing words`,
+			);
+		}
+		expect(inputs.length).toBe(knownTypes.length * 9);
+		expect(extensionMismatches(inputs)).toEqual([]);
+		expect(
+			knownTypes.filter((type) => extensionForMediaType(`${type}; charset=utf-8`) === false),
+		).toEqual([]);
+	});
+
+	it.each<[string, string | false]>([
+		['image/jpeg', 'jpg'],
+		['IMAGE/JPEG', 'jpg'],
+		['image/png; charset=utf-8', 'png'],
+		['text/html; charset=utf-8', 'html'],
+		['text/plain;charset=utf-8', 'txt'],
+		[' video/mp4 ', 'mp4'],
+		['image/jpeg x', 'jpg'],
+		['image/ jpeg', false],
+		['image', false],
+		['application/x-unknown-thing', false],
+		['', false],
+		['; charset=utf-8', false],
+		['constructor', false],
+		['__proto__', false],
+		['hasOwnProperty', false],
+	])('extensionForMediaType(%j) is %j, as mime.extension says', (input, expected) => {
+		expect(extensionForMediaType(input)).toBe(expected);
+		expect(mime.extension(input)).toBe(expected);
+	});
+
+	it('answers false for a non-string, like mime.extension', () => {
+		for (const value of [undefined, null, 42, {}, ['image/jpeg']]) {
+			expect(extensionForMediaType(value as unknown as string)).toBe(false);
+			expect(mime.extension(value as unknown as string)).toBe(false);
+		}
+	});
+});
+
+describe('random inputs built from tricky pieces', () => {
+	// A small deterministic generator (mulberry32) so a failure is reproducible.
+	function random(seed: number): () => number {
+		let state = seed >>> 0;
+		return () => {
+			state = (state + 0x6d2b79f5) >>> 0;
+			let t = state;
+			t = Math.imul(t ^ (t >>> 15), t | 1);
+			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+			return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+		};
+	}
+
+	const pieces = [
+		'.',
+		'..',
+		'/',
+		'//',
+		';',
+		' ',
+		'\t',
+		'\n',
+		'\u00a0',
+		'\ufeff',
+		'\u2028',
+		'\u3000',
+		'jpg',
+		'JPG',
+		'jpeg',
+		'png',
+		'Png',
+		'heic',
+		'mp4',
+		'mov',
+		'gz',
+		'tar',
+		'x',
+		'photo',
+		'image/',
+		'video/',
+		'text/',
+		'application/',
+		'html',
+		'json',
+		'charset=utf-8',
+		'"',
+		'\u0130',
+		'\u212Amz',
+		'k',
+		'MZ',
+		'\\',
+		':',
+		'-',
+		'+',
+		'é',
+		'😀',
+	];
+
+	function build(next: () => number): string {
+		const count = 1 + Math.floor(next() * 6);
+		let text = '';
+		for (let i = 0; i < count; i++) text += pieces[Math.floor(next() * pieces.length)];
+		return text;
+	}
+
+	// Media-type-like strings: some whitespace, a known type with random letter case (sometimes cut
+	// short or glued to a piece), then a separator and parameters.
+	function buildType(next: () => number): string {
+		const pick = <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
+		let type = pick(knownTypes);
+		type = [...type].map((c) => (next() < 0.3 ? c.toUpperCase() : c)).join('');
+		if (next() < 0.1) type = type.slice(0, Math.floor(next() * type.length));
+		if (next() < 0.1) type += pick(pieces);
+		const lead = pick(['', '', ' ', '\t', '\u00a0', '\ufeff', '\n', '\u200b', ';']);
+		const separator = pick(['', ';', '; ', ' ;', ' ', '\t', '\u00a0', '\u3000', ',', '\u200b']);
+		const parameters = pick(['', 'charset=utf-8', 'CHARSET="UTF-8"', 'q=0.9', pick(pieces)]);
+		return lead + type + separator + parameters;
+	}
+
+	it('lookupMediaType and extensionForMediaType agree with mime-types on 20000 strings each', () => {
+		const next = random(20260101);
+		const names = Array.from({ length: 20000 }, () => build(next));
+		const types = Array.from({ length: 20000 }, () => buildType(next));
+		const all = [...names, ...types];
+		// the generators must reach both kinds of answer, or the comparison proves little
+		expect(names.filter((input) => mime.lookup(input) !== false).length).toBeGreaterThan(1000);
+		expect(names.filter((input) => mime.lookup(input) === false).length).toBeGreaterThan(1000);
+		expect(types.filter((input) => mime.extension(input) !== false).length).toBeGreaterThan(5000);
+		expect(types.filter((input) => mime.extension(input) === false).length).toBeGreaterThan(1000);
+		expect(lookupMismatches(all)).toEqual([]);
+		expect(extensionMismatches(all)).toEqual([]);
+	});
+});

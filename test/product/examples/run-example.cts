@@ -1,0 +1,130 @@
+/**
+ * Runs an example workflow (test/examples/*.json) in the real n8n engine against the
+ * emulator. Our node runs for real; n8n's own nodes (triggers, Read/Write Files from Disk, Google
+ * Drive, AI nodes, sticky notes) are not installed in this repo (n8n-nodes-base alone is 825 MB),
+ * so each gets a stand-in type under its real name that the engine needs to build the workflow.
+ * A stand-in may only stand for a node whose output the test pins: its execute throws, so a run
+ * that reaches one fails the test. The real nodes run in `npm run test:n8n` (booth and form).
+ */
+import type {
+	IConnections,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	IPinData,
+} from 'n8n-workflow';
+
+import type { Emulator } from '../node/fixture.cts';
+import { credentialTypes, NODE_TYPE, nodeTypes } from '../node/fixture.cts';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const engine = require('../../tools/engine');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { loadExample } = require('../../tools/examples/examples');
+
+export interface ExampleWorkflow {
+	id: string;
+	name: string;
+	nodes: INode[];
+	connections: IConnections;
+}
+
+export const STAND_IN_MESSAGE = 'is a stand-in for the test: its output must be pinned';
+
+export function example(name: string, options: { boothFolder?: string } = {}): ExampleWorkflow {
+	return loadExample(name, options) as ExampleWorkflow;
+}
+
+export function nodeNamed(workflow: ExampleWorkflow, name: string): INode {
+	const node = workflow.nodes.find((candidate) => candidate.name === name);
+	if (!node) throw new Error(`The example "${workflow.name}" has no node "${name}"`);
+	return node;
+}
+
+/** Connection types a node sends (outputs) and receives (inputs), as the example wires it. */
+function wiring(workflow: ExampleWorkflow, nodeName: string) {
+	const outputs = Object.keys(workflow.connections[nodeName] ?? {});
+	const inputs = new Set<string>();
+	for (const byType of Object.values(workflow.connections)) {
+		for (const [type, lists] of Object.entries(byType)) {
+			if (lists.some((list) => (list ?? []).some((target) => target.node === nodeName)))
+				inputs.add(type);
+		}
+	}
+	return { inputs: [...inputs], outputs };
+}
+
+/** A stand-in node type per foreign type of the workflow: same name and versions, never executable. */
+export function standIns(workflow: ExampleWorkflow): Record<string, INodeType> {
+	const types: Record<string, INodeType> = {};
+	for (const node of workflow.nodes) {
+		if (node.type === NODE_TYPE) continue;
+		const { inputs, outputs } = wiring(workflow, node.name);
+		const versions = workflow.nodes.filter((n) => n.type === node.type).map((n) => n.typeVersion);
+		const mainOutputs =
+			node.onError === 'continueErrorOutput'
+				? ['main', 'main']
+				: outputs.includes('main')
+					? ['main']
+					: [];
+		types[node.type] = {
+			description: {
+				displayName: `${node.type} (stand-in)`,
+				name: node.type,
+				group: inputs.length === 0 ? ['trigger'] : ['transform'],
+				version: [...new Set(versions)],
+				description: 'Stand-in for a node that is not installed in this repo',
+				defaults: { name: node.name },
+				inputs: inputs as INodeType['description']['inputs'],
+				outputs: [
+					...mainOutputs,
+					...outputs.filter((type) => type !== 'main'),
+				] as INodeType['description']['outputs'],
+				properties: [],
+			},
+			async execute() {
+				throw new Error(`${node.type} ${STAND_IN_MESSAGE}`);
+			},
+		};
+	}
+	return types;
+}
+
+export interface ExampleRun {
+	status: string;
+	error?: IDataObject;
+	outputs: Record<string, INodeExecutionData[]>;
+	nodeErrors: Record<string, IDataObject>;
+	text: () => string;
+}
+
+/** Runs the example from `startNode` with `pinData` for every foreign node on the way. */
+export async function runExample(
+	workflow: ExampleWorkflow,
+	options: { emu: Emulator; startNode: string; pinData: IPinData },
+): Promise<ExampleRun> {
+	// The examples name the credential `npm run n8n` imports; here the harness supplies its own.
+	const nodes = workflow.nodes.map(({ credentials, ...node }) =>
+		node.type === NODE_TYPE ? node : { ...node, credentials },
+	);
+	return (await engine.runWorkflow({
+		nodes,
+		connections: workflow.connections,
+		nodeTypes: { ...standIns(workflow), ...nodeTypes },
+		credentialTypes,
+		credentials: { eventPicsApi: { apiKey: options.emu.apiKey, baseUrl: options.emu.baseUrl } },
+		startNode: options.startNode,
+		pinData: options.pinData,
+	})) as ExampleRun;
+}
+
+/** A file as n8n's file nodes output it: stored in the binary store (filesystem mode), with an id. */
+export async function storedFile(
+	path: string,
+	options: { fileName?: string; mimeType?: string } = {},
+) {
+	return await engine.storeBinary(path, options);
+}
+
+export const clearDedupStore: () => void = engine.clearDedupStore;

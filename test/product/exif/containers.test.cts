@@ -1,0 +1,125 @@
+/** JPEG segment walking and PNG chunk walking, on synthetic files. */
+import { bufferSource, readCaptureTime } from '../../../nodes/EventPics/helpers/exif';
+import { ascii, buildJpeg, buildPng, buildTiff, chunk, concat, JFIF, segment, T } from './build.cts';
+
+const tiff = buildTiff('II', [], [{ tag: T.DateTimeOriginal, value: '2020:01:02 03:04:05' }]);
+const other = buildTiff('II', [], [{ tag: T.DateTimeOriginal, value: '1999:01:02 03:04:05' }]);
+const FOUND = { dateTime: '2020-01-02T03:04:05', tag: 'DateTimeOriginal' };
+const read = async (bytes: Uint8Array) => await readCaptureTime(bufferSource(bytes));
+const exifApp1 = (t: Uint8Array) => segment(0xe1, concat(ascii('Exif\0\0'), t));
+
+describe('JPEG', () => {
+	const xmp = segment(0xe1, ascii('http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>'));
+	const icc = segment(0xe2, concat(ascii('ICC_PROFILE\0'), new Uint8Array(500)));
+
+	test('Exif APP1 after JFIF, XMP APP1, ICC APP2 and a comment', async () => {
+		expect(await read(buildJpeg(tiff, [JFIF, xmp, icc, segment(0xfe, ascii('hello'))]))).toEqual(
+			FOUND,
+		);
+	});
+
+	test('the first Exif APP1 of two wins', async () => {
+		expect(await read(buildJpeg(tiff, [JFIF, exifApp1(other)]))).toEqual({
+			...FOUND,
+			dateTime: '1999-01-02T03:04:05',
+		});
+	});
+
+	test('fill bytes and markers without length between segments', async () => {
+		const fill = new Uint8Array([0xff, 0xff, 0xff]);
+		const rst = new Uint8Array([0xff, 0xd0]);
+		expect(await read(buildJpeg(tiff, [JFIF, fill, rst, icc]))).toEqual(FOUND);
+	});
+
+	test('an Exif APP1 after the image data starts is not looked for', async () => {
+		const sos = segment(0xda, new Uint8Array([1, 1, 0, 0, 0x3f, 0]));
+		expect(await read(buildJpeg(tiff, [JFIF, sos]))).toBeUndefined();
+	});
+
+	test('no EXIF, bad markers, bad lengths, truncation', async () => {
+		expect(await read(buildJpeg(null))).toBeUndefined();
+		expect(await read(buildJpeg(tiff, [JFIF, new Uint8Array([0x12, 0x34])]))).toBeUndefined();
+		expect(await read(buildJpeg(tiff, [new Uint8Array([0xff, 0xe0, 0x00, 0x01])]))).toBeUndefined();
+		const whole = buildJpeg(tiff);
+		for (const cut of [3, 4, 10, 20, 30, 60])
+			expect(await read(whole.subarray(0, cut))).toBeUndefined();
+		expect(
+			await read(new Uint8Array([0xff, 0xd8, 0xff, 0xe1, 0x00, 0x08, ...ascii('Exif\0\0')])),
+		).toBeUndefined();
+	});
+
+	test('a JPEG of fill bytes ends after 1000 segments', async () => {
+		let reads = 0;
+		const bytes = concat(new Uint8Array([0xff, 0xd8]), new Uint8Array(5000).fill(0xff));
+		const result = await readCaptureTime({
+			read: async (offset, length) => {
+				reads++;
+				return bytes.subarray(offset, offset + length);
+			},
+		});
+		expect(result).toBeUndefined();
+		expect(reads).toBeLessThanOrEqual(1002);
+	});
+});
+
+describe('PNG', () => {
+	const idat = chunk('IDAT', new Uint8Array(20));
+	const profileText = (exif: Uint8Array) => {
+		const hex = Array.from(exif, (b) => b.toString(16).padStart(2, '0')).join('');
+		return `\nexif\n${String(exif.length).padStart(8)}\n${hex.replace(/(.{72})/g, '$1\n')}\n`;
+	};
+	const withHeader = concat(ascii('Exif\0\0'), tiff);
+
+	test('eXIf before or after IDAT, with or without an improper "Exif\\0\\0" header', async () => {
+		expect(await read(buildPng(chunk('eXIf', tiff), idat))).toEqual(FOUND);
+		expect(await read(buildPng(idat, chunk('eXIf', tiff)))).toEqual(FOUND);
+		expect(await read(buildPng(chunk('eXIf', withHeader), idat))).toEqual(FOUND);
+	});
+
+	test('eXIf after IEND is not read', async () => {
+		const png = concat(buildPng(idat), chunk('eXIf', tiff));
+		expect(await read(png)).toBeUndefined();
+	});
+
+	test('raw profile in tEXt and uncompressed iTXt, with or without the "Exif\\0\\0" header', async () => {
+		const text = (body: string) => chunk('tEXt', ascii(`Raw profile type exif\0${body}`));
+		expect(await read(buildPng(text(profileText(withHeader)), idat))).toEqual(FOUND);
+		expect(await read(buildPng(text(profileText(tiff)), idat))).toEqual(FOUND);
+		const app1 = chunk('tEXt', ascii(`Raw profile type APP1\0${profileText(withHeader)}`));
+		expect(await read(buildPng(app1, idat))).toEqual(FOUND);
+		const itxt = chunk(
+			'iTXt',
+			ascii(`Raw profile type exif\0\0\0en\0\0${profileText(withHeader)}`),
+		);
+		expect(await read(buildPng(itxt, idat))).toEqual(FOUND);
+	});
+
+	test('raw profiles that are compressed, of another kind or malformed are not read', async () => {
+		const compressed = chunk('iTXt', ascii(`Raw profile type exif\0\x01\0en\0\0xxxx`));
+		const otherKeyword = chunk('tEXt', ascii(`Raw profile type iptc\0${profileText(withHeader)}`));
+		const badHex = chunk('tEXt', ascii(`Raw profile type exif\0\nexif\n   4\nzz00zz00\n`));
+		const oddHex = chunk('tEXt', ascii(`Raw profile type exif\0\nexif\n   4\n123\n`));
+		for (const c of [compressed, otherKeyword, badHex, oddHex])
+			expect(await read(buildPng(c, idat))).toBeUndefined();
+	});
+
+	test('eXIf is preferred when it comes first; a raw profile first is used first', async () => {
+		const profile = chunk(
+			'tEXt',
+			ascii(`Raw profile type exif\0${profileText(concat(ascii('Exif\0\0'), other))}`),
+		);
+		expect((await read(buildPng(chunk('eXIf', tiff), profile)))?.dateTime).toBe(
+			'2020-01-02T03:04:05',
+		);
+		expect((await read(buildPng(profile, chunk('eXIf', tiff))))?.dateTime).toBe(
+			'1999-01-02T03:04:05',
+		);
+	});
+
+	test('a chunk length over 2^31 or a truncated chunk ends the search', async () => {
+		const huge = concat(new Uint8Array([0x80, 0, 0, 0]), ascii('tEXt'));
+		expect(await read(buildPng(huge, chunk('eXIf', tiff)))).toBeUndefined();
+		const png = buildPng(idat, chunk('eXIf', tiff));
+		expect(await read(png.subarray(0, png.length - 30))).toBeUndefined();
+	});
+});

@@ -1,0 +1,83 @@
+import type { INodeParameters } from 'n8n-workflow';
+import { randomBytes } from 'node:crypto';
+
+import type { Emulator } from './fixture.cts';
+import { binaryFromBuffer, fromList, maxOverlap, runEventPics, startEmulator } from './fixture.cts';
+
+const upload = (options: INodeParameters) => ({
+	resource: 'photo',
+	operation: 'upload',
+	event: fromList('wedding-anna-ben'),
+	album: fromList('booth'),
+	options,
+});
+const photos = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({
+		binary: {
+			data: binaryFromBuffer(randomBytes(5000), {
+				fileName: `p-${String(index).padStart(3, '0')}.jpg`,
+			}),
+		},
+	}));
+
+describe('Photo > Upload: concurrent uploads', () => {
+	let emu: Emulator;
+	beforeAll(async () => (emu = await startEmulator()));
+	afterAll(async () => await emu.close());
+	beforeEach(() => emu.reset());
+
+	it('runs up to "Concurrent Uploads" PUTs at once and keeps the input order', async () => {
+		emu.setOptions({ latencyMs: 60 });
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload({ concurrency: 4 }),
+			inputItems: photos(24),
+		});
+		expect(items.map((item) => item.json.fileName)).toEqual(
+			photos(24).map((_, index) => `p-${String(index).padStart(3, '0')}.jpg`),
+		);
+		expect(items.map((item) => item.pairedItem)).toEqual(
+			items.map((_, index) => ({ item: index })),
+		);
+		expect(maxOverlap(emu, 'storage')).toBe(4);
+		expect(emu.uploads).toHaveLength(24);
+	});
+
+	it('without the option starts with 4 at once and grows (up to 64) while the answers stay quick', async () => {
+		emu.setOptions({ latencyMs: 60 });
+		const { items } = await runEventPics({ emu, parameters: upload({}), inputItems: photos(60) });
+		expect(items.every((item) => item.json.statusCode === 200)).toBe(true);
+		expect(emu.uploads).toHaveLength(60);
+		const signs = emu.requests.filter(
+			(r) => r.server === 'api' && r.url.startsWith('/getuploadurl'),
+		);
+		const firstAnswer = Math.min(...signs.map((r) => r.endedAt ?? Number.POSITIVE_INFINITY));
+		expect(signs.filter((r) => r.startedAt < firstAnswer)).toHaveLength(4);
+		expect(maxOverlap(emu, 'storage')).toBeGreaterThan(8);
+		expect(maxOverlap(emu, 'storage')).toBeLessThanOrEqual(64);
+	});
+
+	it('runs one at a time when set to 1', async () => {
+		emu.setOptions({ latencyMs: 20 });
+		await runEventPics({ emu, parameters: upload({ concurrency: 1 }), inputItems: photos(8) });
+		expect(maxOverlap(emu, 'storage')).toBe(1);
+		expect(maxOverlap(emu, 'api')).toBe(1);
+		expect(emu.uploads).toHaveLength(8);
+	});
+
+	it('slows down under a rate limit and still delivers everything', async () => {
+		// 20 a second: 30 photos (61 requests) still meet the limit many times over, in ~3 s instead of ~6
+		emu.setOptions({ rateLimitPerSecond: 20 });
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload({ concurrency: 8 }),
+			inputItems: photos(30),
+		});
+		expect(items.every((item) => item.json.statusCode === 200)).toBe(true);
+		expect(emu.uploads).toHaveLength(30);
+		const limited = emu.requests.filter((r) => r.status === 429).length;
+		expect(limited).toBeGreaterThan(0);
+		// a limiter that ignored 429 would hammer: keep the refused requests well below the useful ones
+		expect(limited).toBeLessThan(emu.requests.length / 2);
+	});
+});

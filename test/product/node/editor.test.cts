@@ -1,0 +1,109 @@
+import type { INode } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
+
+import { MAX_LISTED, namedList } from '../../../nodes/EventPics/helpers/naming';
+import { createNodeTypes } from '../../tools/engine/node-types';
+import type { Emulator } from './fixture.cts';
+import {
+	credentialTypes,
+	NODE_TYPE,
+	nodeTypes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
+
+/** What the editor shows around the node: canvas subtitle, credential notice, n8n's Custom API Call. */
+describe('the node and credential as the editor shows them', () => {
+	let emu: Emulator;
+	beforeAll(async () => (emu = await startEmulator()));
+	afterAll(async () => await emu.close());
+	beforeEach(() => emu.reset());
+
+	const description = nodeTypes[NODE_TYPE].description;
+
+	/** The subtitle as n8n's editor computes it: the subtitle expression on the node's parameters. */
+	const subtitle = (parameters: Record<string, string>) => {
+		const node: INode = {
+			id: 'n1',
+			name: 'EventPics',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+		};
+		const workflow = new Workflow({
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes: createNodeTypes(nodeTypes),
+		});
+		return workflow.expression.getSimpleParameterValue(node, description.subtitle!, 'internal', {});
+	};
+
+	it('the canvas subtitle reads like the action', () => {
+		expect(subtitle({ resource: 'photo', operation: 'upload' })).toBe('Upload photo');
+		expect(subtitle({ resource: 'event', operation: 'getAll' })).toBe('Get many events');
+		expect(subtitle({ resource: 'event', operation: 'get' })).toBe('Get event');
+		expect(subtitle({ resource: 'album', operation: 'getAll' })).toBe('Get many albums');
+		expect(subtitle({ resource: 'photo', operation: '__CUSTOM_API_CALL__' })).toBe(
+			'Custom API call',
+		);
+	});
+
+	it('the Upload action mentions both sources (AI agents read it)', () => {
+		const operation = description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('photo'),
+		);
+		const upload = operation?.options?.find((o) => 'value' in o && o.value === 'upload') as {
+			description: string;
+		};
+		expect(upload.description).toMatch(/binary field/);
+		expect(upload.description).toMatch(/URL/);
+	});
+
+	it('Input Binary Field: the hint shows the comma-separated form and the tooltip does not repeat it', () => {
+		const field = description.properties.find((p) => p.name === 'binaryPropertyName')!;
+		expect(field.hint).toContain('data, photo2');
+		expect(field.description).not.toContain('data, photo2');
+	});
+
+	it('the credential shows a notice under Base URL while it starts with http://', () => {
+		const credential = credentialTypes.eventPicsApi;
+		const notice = credential.properties.find((p) => p.type === 'notice')!;
+		expect(notice.displayName).toContain('use https://');
+		const shown = (baseUrl: string) =>
+			NodeHelpers.displayParameter({ baseUrl }, notice, null, null);
+		expect(shown('http://10.0.0.8:8787')).toBe(true);
+		expect(shown('http://127.0.0.1:8787')).toBe(true);
+		expect(shown('https://api.eventpics.net')).toBe(false);
+	});
+
+	it('"Custom API Call" (which n8n adds because the credential can authenticate the HTTP Request node) points there', async () => {
+		// n8n injects the entry for nodes whose credential has `authenticate`: the HTTP Request node
+		// can then use "EventPics API" as a predefined credential type
+		expect(credentialTypes.eventPicsApi.authenticate).toMatchObject({ type: 'generic' });
+		const { nodeError, status } = await runEventPics({
+			emu,
+			parameters: { ...uploadParameters(), operation: '__CUSTOM_API_CALL__' },
+			inputItems: [{ json: {} }],
+		});
+		expect(status).toBe('error');
+		expect(nodeError?.message).toBe('This node has no "Custom API Call" operation');
+		expect(nodeError?.description).toContain(
+			'use the HTTP Request node: set Authentication to "Predefined Credential Type", Credential Type to "EventPics API"',
+		);
+		expect(emu.requests).toHaveLength(0);
+	});
+
+	it('error lists of events and albums are capped', () => {
+		const entries = Array.from({ length: MAX_LISTED + 3 }, (_, i) => ({
+			title: `T${i}`,
+			id: `id${i}`,
+		}));
+		const text = namedList(entries);
+		expect(text.startsWith('"T0" (id0), "T1" (id1)')).toBe(true);
+		expect(text.endsWith(`"T${MAX_LISTED - 1}" (id${MAX_LISTED - 1}) and 3 more`)).toBe(true);
+		expect(namedList([{ title: 'same', id: 'same' }])).toBe('"same"');
+	});
+});

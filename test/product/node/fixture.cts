@@ -1,0 +1,136 @@
+import type { IDataObject, INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
+
+import { EventPicsApi } from '../../../credentials/EventPicsApi.credentials';
+import { CONFIRM_TIMING } from '../../../nodes/EventPics/actions/photo/dedupe';
+import { EventPics } from '../../../nodes/EventPics/EventPics.node';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const engine = require('../../tools/engine');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const emulator = require('../../tools/emulator');
+
+export const NODE_TYPE = 'n8n-nodes-eventpics.eventPics';
+export const nodeTypes = { [NODE_TYPE]: new EventPics() };
+export const credentialTypes = { eventPicsApi: new EventPicsApi() };
+export const { binaryFromBuffer, binaryFromFile, inlineBinary, testCredential, callListSearch } =
+	engine;
+
+export interface Emulator {
+	baseUrl: string;
+	storageUrl: string;
+	/** A second loopback listener that redirect faults point to; `elsewhere` is everything it received. */
+	elsewhereUrl: string;
+	elsewhere: Array<{ method: string; url: string; headers: Record<string, string>; body: string }>;
+	apiKey: string;
+	otherApiKey: string;
+	storageDir: string;
+	uploads: IDataObject[];
+	requests: Array<{
+		server: 'api' | 'storage';
+		method: string;
+		url: string;
+		headers: Record<string, string>;
+		status: number;
+		startedAt: number;
+		endedAt?: number;
+	}>;
+	addFault: (rule: IDataObject) => void;
+	setOptions: (options: IDataObject) => void;
+	reset: () => void;
+	close: () => Promise<void>;
+}
+
+export async function startEmulator(options: IDataObject = {}): Promise<Emulator> {
+	return (await emulator.startEmulator({ seed: 42, ...options })) as Emulator;
+}
+
+export interface RunResult {
+	items: INodeExecutionData[];
+	/** The execution hints the node added (n8n's editor shows them above the output). */
+	nodeHints: NodeExecutionHint[];
+	/** Every output of each node: with onError 'continueErrorOutput' the error output is [1]. */
+	allOutputs: Record<string, INodeExecutionData[][]>;
+	nodeName: string;
+	nodeError?: {
+		message: string;
+		description?: string;
+		httpCode?: string;
+		context?: IDataObject;
+	} & IDataObject;
+	error?: IDataObject;
+	status: string;
+	logs: Array<{ level: string; message: string }>;
+	text: () => string;
+}
+
+export interface RunOptions {
+	emu: Emulator;
+	parameters: INodeParameters;
+	inputItems?: Array<{ json?: IDataObject; binary?: IDataObject }>;
+	continueOnFail?: boolean;
+	/** n8n's "On Error" setting of the node; `continueOnFail` is 'continueRegularOutput'. */
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
+	apiKey?: string;
+	baseUrl?: string;
+	/** Workflow settings, e.g. { timezone: 'Europe/Berlin' } */
+	settings?: IDataObject;
+}
+
+/** Runs "start -> EventPics" through the real n8n engine against the emulator. */
+export async function runEventPics(options: RunOptions): Promise<RunResult> {
+	return (await engine.runNode({
+		nodeType: NODE_TYPE,
+		nodeTypes,
+		credentialTypes,
+		credentials: {
+			eventPicsApi: {
+				apiKey: options.apiKey ?? options.emu.apiKey,
+				baseUrl: options.baseUrl ?? options.emu.baseUrl,
+			},
+		},
+		parameters: options.parameters,
+		inputItems: options.inputItems,
+		continueOnFail: options.continueOnFail,
+		onError: options.onError,
+		settings: options.settings,
+	})) as RunResult;
+}
+
+export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
+
+/** The most requests of one server that were open at the same moment (from the emulator's log). */
+export function maxOverlap(emu: Emulator, server: 'api' | 'storage'): number {
+	const events: Array<[number, number]> = [];
+	for (const request of emu.requests.filter((r) => r.server === server)) {
+		events.push([request.startedAt, 1], [request.endedAt ?? Number.POSITIVE_INFINITY, -1]);
+	}
+	events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+	let open = 0;
+	let most = 0;
+	for (const [, change] of events) {
+		open += change;
+		most = Math.max(most, open);
+	}
+	return most;
+}
+
+/** Parameters of Photo > Upload into the demo wedding's photo booth album, with `extra` on top. */
+export const uploadParameters = (extra: object = {}) => ({
+	resource: 'photo',
+	operation: 'upload',
+	event: fromList('wedding-anna-ben'),
+	album: fromList('booth'),
+	...extra,
+});
+
+/**
+ * For test files whose runs race no other worker: the end-of-run check of Skip Files Uploaded Before
+ * pauses 20 ms between its rounds instead of 1 s (restored after each test). The rounds, the keys and
+ * every assertion stay as they are; dedupeWorkers.test.cts, which races a writer, keeps the real pause.
+ */
+export function shortenDedupePause(): void {
+	let replaced: { restore: () => void } | undefined;
+	beforeEach(() => (replaced = jest.replaceProperty(CONFIRM_TIMING, 'pauseMs', 20)));
+	afterEach(() => replaced?.restore());
+}

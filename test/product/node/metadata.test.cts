@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+
+import type { Emulator } from './fixture.cts';
+import { binaryFromFile, binaryFromBuffer, fromList, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+
+const corpus = (name: string) => join(__dirname, '..', '..', 'fixtures', 'exif', name);
+
+const upload = uploadParameters;
+
+describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', () => {
+	let emu: Emulator;
+	beforeAll(async () => (emu = await startEmulator()));
+	afterAll(async () => await emu.close());
+	beforeEach(() => emu.reset());
+
+	it('is the default and sends DateTimeOriginal with its own offset and sub-seconds', async () => {
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload(),
+			inputItems: [{ binary: { data: binaryFromFile(corpus('jpeg-phone-all-tags.jpg')) } }],
+		});
+		// 2023:06:30 23:59:58.042 +02:00
+		const expected = Date.UTC(2023, 5, 30, 21, 59, 58, 42);
+		expect(items[0].json).toMatchObject({ takenAt: expected, takenAtSource: 'exif', exifTag: 'DateTimeOriginal' });
+		expect(emu.uploads[0].takenAt).toBe(expected);
+	});
+
+	it('reads a date without offset in the workflow\'s time zone', async () => {
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload(),
+			settings: { timezone: 'Europe/Berlin' },
+			inputItems: [{ binary: { data: binaryFromFile(corpus('jpeg-canon-subsec.jpg')) } }],
+		});
+		// 2022:12:31 23:59:59.120 in Berlin (UTC+1 in winter)
+		expect(items[0].json).toMatchObject({ takenAt: Date.UTC(2022, 11, 31, 22, 59, 59, 120), takenAtSource: 'exif' });
+	});
+
+	it('reads HEIC and PNG too', async () => {
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload(),
+			inputItems: [
+				{ binary: { data: binaryFromFile(corpus('heic-exiftool.heic')) } },
+				{ binary: { data: binaryFromFile(corpus('png-exif-exiftool.png')) } },
+			],
+		});
+		// 2006:06:06 06:06:06.123 +09:30
+		expect(items[0].json).toMatchObject({ takenAt: Date.UTC(2006, 5, 5, 20, 36, 6, 123), contentType: 'image/heic' });
+		expect(items[1].json).toMatchObject({ takenAtSource: 'exif', contentType: 'image/png' });
+		const stored = new Map(emu.uploads.map((u) => [u.fileName, u.takenAt]));
+		expect(items.map((item) => stored.get(String(item.json.fileName)))).toEqual(items.map((item) => item.json.takenAt));
+	});
+
+	it('falls back to the chosen mode when the photo has no date', async () => {
+		const noExif = () => ({ binary: { data: binaryFromFile(corpus('png-no-exif.png')) } });
+		const none = await runEventPics({ emu, parameters: upload(), inputItems: [noExif()] });
+		expect(none.items[0].json).toMatchObject({ takenAt: null, takenAtSource: null });
+
+		const before = Date.now();
+		const now = await runEventPics({ emu, parameters: upload({ takenAtFallback: 'now' }), inputItems: [noExif()] });
+		expect(now.items[0].json.takenAtSource).toBe('now');
+		expect(now.items[0].json.takenAt).toBeGreaterThanOrEqual(before);
+		expect(now.items[0].json.takenAt).toBeLessThanOrEqual(Date.now());
+
+		const value = await runEventPics({
+			emu,
+			parameters: upload({ takenAtFallback: 'value', takenAt: '={{ $json.shot }}' }),
+			inputItems: [{ json: { shot: '2026-06-20T18:30:00Z' }, ...noExif() }],
+		});
+		expect(value.items[0].json).toMatchObject({ takenAt: Date.UTC(2026, 5, 20, 18, 30), takenAtSource: 'value' });
+	});
+
+	it('sends nothing when told to, even for a photo with a date', async () => {
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload({ takenAtMode: 'none' }),
+			inputItems: [{ binary: { data: binaryFromFile(corpus('jpeg-phone-all-tags.jpg')) } }],
+		});
+		expect(items[0].json).toMatchObject({ takenAt: null, takenAtSource: null });
+		expect(emu.uploads[0].takenAt).toBeNull();
+	});
+
+	it('a corrupt or truncated EXIF block falls back instead of failing the upload', async () => {
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload({ takenAtFallback: 'now' }),
+			inputItems: ['corrupt-ifd0-offset.jpg', 'corrupt-entry-count.jpg', 'truncated-in-exif.jpg'].map((name) => ({
+				binary: { data: binaryFromFile(corpus(name)) },
+			})),
+		});
+		expect(items.map((item) => [item.json.statusCode, item.json.takenAtSource])).toEqual([
+			[200, 'now'],
+			[200, 'now'],
+			[200, 'now'],
+		]);
+	});
+});
+
+describe('Photo > Upload: exact media types', () => {
+	let emu: Emulator;
+	beforeAll(async () => (emu = await startEmulator()));
+	afterAll(async () => await emu.close());
+	beforeEach(() => emu.reset());
+
+	it('sends the type of the name, and warns when the bytes say another format', async () => {
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload(),
+			inputItems: [{ binary: { data: binaryFromFile(corpus('png-no-exif.png'), { fileName: 'holiday.jpg', mimeType: 'image/jpeg' }) } }],
+		});
+		expect(items[0].json).toMatchObject({ fileName: 'holiday.jpg', contentType: 'image/jpeg', statusCode: 200 });
+		expect(items[0].json.warnings).toEqual([
+			'"holiday.jpg" is sent as image/jpeg (from its name), but its bytes are PNG (image/png). Rename the file with the right extension if the album shows it wrong.',
+		]);
+		expect(emu.uploads[0].contentType).toBe('image/jpeg');
+	});
+
+	it('warns when n8n\'s MIME type of the binary disagrees with the name', async () => {
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload(),
+			inputItems: [{ binary: { data: binaryFromBuffer(randomBytes(100), { fileName: 'clip.mov', mimeType: 'video/mp4' }) } }],
+		});
+		expect(items[0].json.contentType).toBe('video/quicktime');
+		expect(items[0].json.warnings).toEqual([
+			'"clip.mov" is sent as video/quicktime (from its name), but the binary\'s MIME type is video/mp4.',
+		]);
+	});
+
+	it('gives no warning when name, MIME type and bytes agree', async () => {
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload(),
+			inputItems: [{ binary: { data: binaryFromFile(corpus('jpeg-phone-all-tags.jpg'), { mimeType: 'image/jpeg' }) } }],
+		});
+		expect(items[0].json.contentType).toBe('image/jpeg');
+		expect(items[0].json.warnings).toEqual([]);
+	});
+});

@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+
+import type { Emulator } from './fixture.cts';
+import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { clearDedupStore } = require('../../tools/engine');
+
+/** The fields of every Photo > Upload output item, in order (README, "Output, one item per file"). */
+const FIELDS = [
+	'outcome',
+	'reason',
+	'linkId',
+	'eventTitle',
+	'albumId',
+	'albumTitle',
+	'fileName',
+	'contentType',
+	'bytes',
+	'takenAt',
+	'takenAtIso',
+	'takenAtSource',
+	'exifTag',
+	'binaryField',
+	'url',
+	'typeFromContent',
+	'binaryDataMode',
+	'statusCode',
+	'attempts',
+	'uploadUrlRequests',
+	'etag',
+	'dedupeKey',
+	'possibleDuplicate',
+	'warnings',
+	'error',
+];
+
+const file = (fileName: string, data: Buffer) => ({
+	json: { name: fileName },
+	binary: { data: binaryFromBuffer(data, { fileName, mimeType: 'image/jpeg' }) },
+});
+
+describe('Photo > Upload: what became of each file, where the user looks', () => {
+	let emu: Emulator;
+	beforeAll(async () => (emu = await startEmulator()));
+	afterAll(async () => await emu.close());
+	beforeEach(() => {
+		emu.reset();
+		clearDedupStore();
+	});
+
+	const seen = randomBytes(2000);
+	const skipping = uploadParameters({ options: { skipDuplicates: true, concurrency: 1 } });
+
+	it('uploaded, skipped and failed items share every field in one order, outcome first', async () => {
+		await runEventPics({ emu, parameters: skipping, inputItems: [file('seen.jpg', seen)] });
+		const { items, status, nodeHints } = await runEventPics({
+			emu,
+			continueOnFail: true,
+			parameters: skipping,
+			inputItems: [
+				file('new.jpg', randomBytes(3000)),
+				file('seen-again.jpg', seen),
+				file('notes.txt', Buffer.from('plain text, not a photo')),
+				{ json: { name: 'nothing' } },
+			],
+		});
+		expect(status).toBe('success');
+		for (const item of items) expect(Object.keys(item.json)).toEqual(FIELDS);
+		expect(items.map((item) => [item.json.outcome, item.json.fileName])).toEqual([
+			['uploaded', 'new.jpg'],
+			['skipped', 'seen-again.jpg'],
+			['failed', 'notes.txt'],
+			['failed', null],
+		]);
+		expect(items[1].json.reason).toBe(
+			'This node uploaded this file to this event and album before (Skip Files Uploaded Before).',
+		);
+		// a failed file still says where it was going and where it came from
+		expect(items[2].json).toMatchObject({
+			linkId: 'wedding-anna-ben',
+			eventTitle: "Anna & Ben's Wedding",
+			albumId: 'booth',
+			albumTitle: 'Photo booth',
+			binaryField: 'data',
+			statusCode: null,
+			warnings: [],
+		});
+		expect(items[2].json.reason).toBe(items[2].json.error);
+		expect(items[2].json.reason).toMatch(/^Item 2's file from binary field "data" is refused/);
+		expect(items[3].json.reason).toBe('Item 3 has no binary data (expected a binary field "data")');
+		// not n8n's error object: the engine would replace such an item's JSON by { error } alone
+		expect(items.map((item) => item.error)).toEqual([undefined, undefined, undefined, undefined]);
+		expect(nodeHints).toEqual([
+			{
+				message:
+					'EventPics: 1 file uploaded, 1 skipped (uploaded before), 2 failed (see "reason").',
+				type: 'warning',
+				location: 'outputPane',
+			},
+		]);
+	});
+
+	it('counts files, not items, and names warnings', async () => {
+		const { items, nodeHints } = await runEventPics({
+			emu,
+			parameters: uploadParameters({ allBinaryFields: true }),
+			inputItems: [
+				{
+					json: {},
+					binary: {
+						a: binaryFromBuffer(randomBytes(100), { fileName: 'a.jpg' }),
+						// a PNG named .jpg goes up with a warning
+						b: binaryFromBuffer(
+							Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(100)]),
+							{ fileName: 'b.jpg', mimeType: 'image/jpeg' },
+						),
+					},
+				},
+			],
+		});
+		expect(items.map((item) => item.json.outcome)).toEqual(['uploaded', 'uploaded']);
+		expect(nodeHints.map((hint) => [hint.message, hint.type])).toEqual([
+			['EventPics: 2 files uploaded, 1 with a warning (see "warnings").', 'info'],
+		]);
+	});
+
+	it('gives Taken At also as ISO 8601 in the workflow time zone, null when none is sent', async () => {
+		const { items } = await runEventPics({
+			emu,
+			parameters: uploadParameters({ takenAtMode: 'value', takenAt: '={{ $json.when }}' }),
+			inputItems: [
+				{ ...file('winter.jpg', randomBytes(10)), json: { when: '2026-01-15T09:00:00Z' } },
+				{ ...file('summer.jpg', randomBytes(10)), json: { when: '2026-07-15T09:00:00.250Z' } },
+			],
+			settings: { timezone: 'Europe/Berlin' },
+		});
+		expect(items.map((item) => [item.json.takenAt, item.json.takenAtIso])).toEqual([
+			[Date.UTC(2026, 0, 15, 9), '2026-01-15T10:00:00+01:00'],
+			[Date.UTC(2026, 6, 15, 9, 0, 0, 250), '2026-07-15T11:00:00.250+02:00'],
+		]);
+		const none = await runEventPics({
+			emu,
+			parameters: uploadParameters({ takenAtMode: 'none' }),
+			inputItems: [file('undated.jpg', randomBytes(10))],
+		});
+		expect(none.items[0].json).toMatchObject({
+			takenAt: null,
+			takenAtIso: null,
+			takenAtSource: null,
+		});
+	});
+
+	it('a failed URL item shows the address without its password', async () => {
+		const { items } = await runEventPics({
+			emu,
+			continueOnFail: true,
+			parameters: uploadParameters({
+				source: 'url',
+				fileUrl: 'http://user:secret@127.0.0.1:9/photo.jpg',
+			}),
+		});
+		expect(items[0].json).toMatchObject({
+			outcome: 'failed',
+			url: 'http://127.0.0.1:9/photo.jpg',
+			binaryField: null,
+		});
+		expect(JSON.stringify(items[0].json)).not.toContain('secret');
+	});
+});

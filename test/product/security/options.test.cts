@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+
+import type { Emulator } from '../node/fixture.cts';
+import {
+	binaryFromBuffer,
+	fromList,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from '../node/fixture.cts';
+
+const photo = () => ({
+	binary: {
+		data: binaryFromBuffer(randomBytes(600), { fileName: 'o.jpg', mimeType: 'image/jpeg' }),
+	},
+});
+
+/**
+ * Threat: numeric options typed as expressions skip the editor's limits. `{{ 0 }}` uploads made the
+ * node "succeed" with empty items (silent loss), `{{ 1000 }}` ran 1000 uploads at once, `NaN` retried
+ * for ever. Every number is checked at run time; an error names the option, the value and the range.
+ */
+describe('security: numeric options are checked whatever an expression gives', () => {
+	let emu: Emulator;
+	beforeAll(async () => (emu = await startEmulator()));
+	afterAll(async () => await emu.close());
+	beforeEach(() => emu.reset());
+
+	const cases: Array<[string, string, string]> = [
+		[
+			'concurrency',
+			'={{ 0 }}',
+			'"Concurrent Uploads" is 0, but must be a whole number from 1 to 16',
+		],
+		[
+			'concurrency',
+			'={{ -1 }}',
+			'"Concurrent Uploads" is -1, but must be a whole number from 1 to 16',
+		],
+		[
+			'concurrency',
+			'={{ NaN }}',
+			'"Concurrent Uploads" is NaN, but must be a whole number from 1 to 16',
+		],
+		[
+			'concurrency',
+			'={{ 2.5 }}',
+			'"Concurrent Uploads" is 2.5, but must be a whole number from 1 to 16',
+		],
+		[
+			'concurrency',
+			'={{ 1000 }}',
+			'"Concurrent Uploads" is 1000, but must be a whole number from 1 to 16',
+		],
+		[
+			'concurrency',
+			'={{ "four" }}',
+			'"Concurrent Uploads" is "four", but must be a whole number from 1 to 16',
+		],
+		['maxAttempts', '={{ NaN }}', '"Max Attempts" is NaN, but must be a whole number from 1 to 20'],
+		['maxAttempts', '={{ 0 }}', '"Max Attempts" is 0, but must be a whole number from 1 to 20'],
+		[
+			'maxTotalWaitSeconds',
+			'={{ NaN }}',
+			'"Max Total Wait (Seconds)" is NaN, but must be a number from 0 to 3600',
+		],
+		[
+			'maxTotalWaitSeconds',
+			'={{ -5 }}',
+			'"Max Total Wait (Seconds)" is -5, but must be a number from 0 to 3600',
+		],
+		[
+			'maxTotalWaitSeconds',
+			'={{ 1e9 }}',
+			'"Max Total Wait (Seconds)" is 1000000000, but must be a number from 0 to 3600',
+		],
+		[
+			'timeoutSeconds',
+			'={{ 0 }}',
+			'"Timeout (Seconds)" is 0, but must be a whole number from 1 to 600',
+		],
+		[
+			'timeoutSeconds',
+			'={{ Infinity }}',
+			'"Timeout (Seconds)" is Infinity, but must be a whole number from 1 to 600',
+		],
+	];
+
+	it.each(cases)(
+		'Photo > Upload refuses %s = %s before anything is sent',
+		async (name, value, reason) => {
+			const result = await runEventPics({
+				emu,
+				parameters: uploadParameters({ options: { [name]: value } }),
+				inputItems: [photo()],
+			});
+			expect(result.status).toBe('error');
+			expect(result.nodeError?.message).toBe(`Option ${reason} (item 0)`);
+			expect(result.nodeError?.description).toMatch(
+				/^Set Options > ".+" to a (whole )?number from /,
+			);
+			expect(
+				emu.requests.filter((r) => r.url.startsWith('/getuploadurl') || r.server === 'storage'),
+			).toHaveLength(0);
+			expect(emu.uploads).toHaveLength(0);
+		},
+	);
+
+	it('Concurrent Uploads {{ 0 }} under Continue On Fail is an error item, never an empty "success"', async () => {
+		const result = await runEventPics({
+			emu,
+			continueOnFail: true,
+			parameters: uploadParameters({ options: { concurrency: '={{ 0 }}' } }),
+			inputItems: [photo(), photo()],
+		});
+		expect(result.items).toHaveLength(2);
+		expect(
+			result.items.every((item) => String(item.json.error).includes('"Concurrent Uploads" is 0')),
+		).toBe(true);
+		expect(emu.uploads).toHaveLength(0);
+	});
+
+	it('an option that differs per item is checked per item: the bad item fails, the good one goes up', async () => {
+		const result = await runEventPics({
+			emu,
+			continueOnFail: true,
+			parameters: uploadParameters({ options: { maxAttempts: '={{ $json.tries }}' } }),
+			inputItems: [
+				{ ...photo(), json: { tries: 3 } },
+				{ ...photo(), json: { tries: -2 } },
+			],
+		});
+		expect(result.items[0].json).toMatchObject({ statusCode: 200 });
+		expect(result.items[1].json.error).toBe(
+			'Option "Max Attempts" is -2, but must be a whole number from 1 to 20 (item 1)',
+		);
+		expect(emu.uploads).toHaveLength(1);
+	});
+
+	it.each([
+		['={{ 0 }}', '"Limit" is 0, but must be a whole number from 1 to 100000 (item 0)'],
+		['={{ -1 }}', '"Limit" is -1, but must be a whole number from 1 to 100000 (item 0)'],
+		['={{ NaN }}', '"Limit" is NaN, but must be a whole number from 1 to 100000 (item 0)'],
+		['={{ 1.5 }}', '"Limit" is 1.5, but must be a whole number from 1 to 100000 (item 0)'],
+	])('Get Many refuses Limit = %s', async (limit, message) => {
+		for (const parameters of [
+			{ resource: 'event', operation: 'getAll', returnAll: false, limit },
+			{
+				resource: 'album',
+				operation: 'getAll',
+				event: fromList('wedding-anna-ben'),
+				returnAll: false,
+				limit,
+			},
+		]) {
+			const result = await runEventPics({ emu, parameters });
+			expect(result.nodeError?.message).toBe(message);
+			expect(result.nodeError?.description).toBe(
+				'Set "Limit" to a whole number from 1 to 100000, or turn on "Return All".',
+			);
+		}
+	});
+});

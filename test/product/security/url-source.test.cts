@@ -1,0 +1,441 @@
+import { createHash } from 'node:crypto';
+
+import { internalHostReason } from '../../../nodes/EventPics/helpers/address';
+import type { Emulator } from '../node/fixture.cts';
+import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
+import type { FileHost } from '../node/fileHost.cts';
+import { serve, startFileHost } from '../node/fileHost.cts';
+
+/**
+ * Threats to the URL source (issue 9, items 2, 3, 5 and 6): server-side request forgery into this
+ * machine, its network and cloud metadata, directly and through redirects; unbounded downloads;
+ * error and login pages uploaded as photos; misleading errors.
+ *
+ * No traffic leaves 127.0.0.1: the loopback file host also answers as the HTTP proxy of every
+ * address other than 127.0.0.1 (HTTP_PROXY below), so that a public-looking address such as
+ * http://files.example.com/ reaches it without DNS, and so that an internal address the node failed
+ * to refuse would still only reach the file host, where the test sees it.
+ */
+
+const ALLOW_INTERNAL =
+	'turn on Options > "Allow Internal Addresses" (only for local set-ups you trust)';
+const INTERNAL_DESCRIPTION = `The URL source refuses internal addresses, so that a workflow or an AI agent cannot fetch files from this machine or its network. Use a public address, or ${ALLOW_INTERNAL}.`;
+
+const SECRET = Buffer.from('{"AccessKeyId":"ASIA-TEST","SecretAccessKey":"do-not-upload"}');
+const PHOTO = Buffer.concat([
+	Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+	Buffer.from('JFIF'),
+	Buffer.alloc(4000, 0x55),
+]);
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Container } = require('@n8n/di');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { SsrfProtectionConfig } = require('@n8n/config');
+
+let emu: Emulator;
+let host: FileHost;
+const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+
+beforeAll(async () => {
+	// n8n's own SSRF protection, off as by default; read when its service is first built (first request)
+	const ssrf = Container.get(SsrfProtectionConfig);
+	ssrf.enabled = false;
+	ssrf.allowedIpRanges = ['127.0.0.1/32'];
+	emu = await startEmulator();
+	host = await startFileHost();
+	process.env.HTTP_PROXY = host.url;
+	process.env.NO_PROXY = '127.0.0.1';
+	host.route('/secret.json', serve.file(SECRET, 'application/json'));
+	host.route('/photo.jpg', serve.file(PHOTO, 'image/jpeg'));
+});
+afterAll(async () => {
+	process.env.HTTP_PROXY = saved.HTTP_PROXY;
+	process.env.NO_PROXY = saved.NO_PROXY;
+	await emu.close();
+	await host.close();
+});
+beforeEach(() => {
+	emu.reset();
+	host.reset();
+});
+
+const fromUrl = (fileUrl: string, options: object = {}) =>
+	uploadParameters({ source: 'url', fileUrl, options });
+const apiCalls = () => emu.requests.filter((r) => r.url.startsWith('/getuploadurl'));
+
+describe('SSRF: the URL source refuses internal addresses before any connection', () => {
+	const port = () => new URL(host.url).port;
+
+	it.each([
+		['loopback', (p: string) => `http://127.0.0.1:${p}/secret.json`, 'a loopback address'],
+		[
+			'loopback, another address of 127/8',
+			(p: string) => `http://127.0.0.2:${p}/secret.json`,
+			'a loopback address',
+		],
+		[
+			'localhost',
+			(p: string) => `http://localhost:${p}/secret.json`,
+			'a name of this machine (localhost)',
+		],
+		[
+			'decimal 2130706433',
+			(p: string) => `http://2130706433:${p}/secret.json`,
+			'a loopback address',
+		],
+		['hex 0x7f.1', (p: string) => `http://0x7f.1:${p}/secret.json`, 'a loopback address'],
+		['octal 0177.0.0.1', (p: string) => `http://0177.0.0.1:${p}/secret.json`, 'a loopback address'],
+		['short 127.1', (p: string) => `http://127.1:${p}/secret.json`, 'a loopback address'],
+		['IPv6 loopback', (p: string) => `http://[::1]:${p}/secret.json`, 'a loopback address'],
+		[
+			'IPv4-mapped IPv6',
+			(p: string) => `http://[::ffff:127.0.0.1]:${p}/secret.json`,
+			'a loopback address (127.0.0.1) in IPv6 form',
+		],
+	])('%s: refused, the file host sees no request', async (_name, url, what) => {
+		const address = url(port());
+		const { nodeError } = await runEventPics({ emu, parameters: fromUrl(address) });
+		const shown = new URL(address).host;
+		expect(nodeError?.message).toBe(
+			`Item 0 has a File URL that points into an internal network: "${shown}" is ${what}`,
+		);
+		expect(nodeError?.description).toBe(INTERNAL_DESCRIPTION);
+		expect(host.requests).toEqual([]);
+		expect(apiCalls()).toHaveLength(0);
+	});
+
+	it.each([
+		[
+			'cloud metadata 169.254.169.254',
+			'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
+		],
+		['cloud metadata, decimal', 'http://2852039166/latest/meta-data/'],
+		['cloud metadata by name', 'http://metadata.google.internal/computeMetadata/v1/'],
+		['IPv4-mapped metadata', 'http://[::ffff:169.254.169.254]/latest/meta-data/'],
+		['private 10/8', 'http://10.0.0.5/admin'],
+		['private 172.16/12', 'http://172.20.1.1/'],
+		['private 192.168/16', 'http://192.168.1.1/router.cfg'],
+		['CGNAT 100.64/10', 'http://100.100.100.200/latest/meta-data/'],
+		['unspecified 0.0.0.0', 'http://0.0.0.0:8080/'],
+		['IPv6 link-local', 'http://[fe80::1]/'],
+		['IPv6 unique-local', 'http://[fd00::10]/'],
+		['IPv6 unspecified', 'http://[::]/'],
+		['broadcast', 'http://255.255.255.255/'],
+		['multicast', 'http://224.0.0.251/'],
+		['a subdomain of localhost', 'http://api.localhost/'],
+		['a name without a dot', 'http://intranet/wiki'],
+	])('%s: refused, nothing sent anywhere', async (_name, address) => {
+		expect(internalHostReason(new URL(address).hostname)).toBeDefined();
+		const { nodeError } = await runEventPics({ emu, parameters: fromUrl(address) });
+		expect(nodeError?.message).toMatch(
+			/^Item 0 has a File URL that points into an internal network: ".+" is .+$/,
+		);
+		expect(nodeError?.description).toBe(INTERNAL_DESCRIPTION);
+		expect(host.requests).toEqual([]);
+		expect(emu.uploads).toHaveLength(0);
+	});
+
+	it('"Allow Internal Addresses" lets a local set-up download from 127.0.0.1', async () => {
+		const { items } = await runEventPics({
+			emu,
+			parameters: fromUrl(`${host.url}/photo.jpg`, { allowInternalAddresses: true }),
+		});
+		expect(items[0].json).toMatchObject({ fileName: 'photo.jpg', statusCode: 200 });
+		expect(emu.uploads[0].sha256).toBe(sha256(PHOTO));
+	});
+});
+
+describe('SSRF through redirects: every hop is checked', () => {
+	it.each([
+		['to loopback', () => `${host.url}/secret.json`, /^"127\.0\.0\.1:\d+" is a loopback address$/],
+		[
+			'to cloud metadata',
+			() => 'http://169.254.169.254/latest/meta-data/',
+			/^"169\.254\.169\.254" is a link-local address/,
+		],
+		[
+			'to metadata by name',
+			() => 'http://metadata.google.internal/computeMetadata/v1/',
+			/^"metadata\.google\.internal" is a name/,
+		],
+		[
+			'to IPv4-mapped loopback',
+			() => 'http://[::ffff:7f00:1]/',
+			/^"\[::ffff:7f00:1\]" is a loopback address/,
+		],
+		['to decimal loopback', () => 'http://2130706433/', /^"127\.0\.0\.1" is a loopback address$/],
+	])('a public address redirecting %s is refused at that hop', async (_name, target, what) => {
+		host.route('/r/go', serve.redirect(target(), 302));
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/r/go'),
+		});
+		const prefix =
+			'Item 0 has a File URL (after 1 redirect) that points into an internal network: ';
+		expect(nodeError?.message.startsWith(prefix)).toBe(true);
+		expect(nodeError?.message.slice(prefix.length)).toMatch(what);
+		expect(host.requests.map((r) => `${r.host}${r.path}`)).toEqual(['files.example.com/r/go']);
+		expect(emu.uploads).toHaveLength(0);
+	});
+
+	it('a chain of public hops ending inside is refused at the last hop (307 and 308 too)', async () => {
+		host.route('/a', serve.redirect('http://cdn.example.net/b', 307));
+		host.route('/b', serve.redirect('http://10.1.2.3/c', 308));
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/a'),
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0 has a File URL (after 2 redirects) that points into an internal network: "10.1.2.3" is a private address',
+		);
+		expect(host.requests.map((r) => r.host)).toEqual(['files.example.com', 'cdn.example.net']);
+	});
+
+	it('a redirect to a non-http address is refused', async () => {
+		host.route('/to-file', serve.redirect('file:///etc/passwd', 301));
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/to-file'),
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0 has a File URL (after 1 redirect) that is not http(s): "file:///etc/passwd"',
+		);
+	});
+
+	it('a redirect loop ends after 10 redirects', async () => {
+		host.route('/loop', serve.redirect('/loop', 302));
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/loop'),
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0 has a File URL that redirects more than 10 times: "http://files.example.com/loop"',
+		);
+		expect(host.gets('/loop')).toBe(11);
+	});
+
+	it('public redirects are followed; the file is fetched once', async () => {
+		host.route('/share/x', serve.redirect('http://cdn.example.net/photo.jpg', 303));
+		const { items } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/share/x'),
+		});
+		expect(items[0].json).toMatchObject({
+			url: 'http://files.example.com/share/x',
+			fileName: 'x.jpg',
+			contentType: 'image/jpeg',
+		});
+		expect(host.gets('/photo.jpg')).toBe(1);
+		expect(emu.uploads[0].sha256).toBe(sha256(PHOTO));
+	});
+});
+
+describe("n8n's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED)", () => {
+	it('a URL it blocks is reported as blocked by it, not as a bare NETWORK_ERROR', async () => {
+		const ssrf = Container.get(SsrfProtectionConfig);
+		ssrf.enabled = true;
+		try {
+			const address = `http://127.0.0.2:${new URL(host.url).port}/photo.jpg`;
+			const { nodeError } = await runEventPics({
+				emu,
+				parameters: fromUrl(address, { allowInternalAddresses: true }),
+			});
+			expect(nodeError?.message).toBe(
+				`Item 0 has a File URL that n8n's SSRF protection blocked: "${address}"`,
+			);
+			expect(nodeError?.description).toMatch(
+				/^The target 127\.0\.0\.2 is not allowed\. This is a security measure to prevent Server-Side Request Forgery \(SSRF\)\./,
+			);
+			expect(nodeError?.description).toContain(
+				"(n8n's SSRF protection, N8N_SSRF_PROTECTION_ENABLED, is on.)",
+			);
+			expect(host.requests).toEqual([]);
+		} finally {
+			ssrf.enabled = false;
+		}
+	});
+});
+
+describe('Unbounded downloads: Max File Size', () => {
+	it('a 10 GB Content-Length is refused before the body is read (default 1024 MB)', async () => {
+		host.route('/huge.mp4', serve.announces(10 * 1024 ** 3));
+		const started = Date.now();
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/huge.mp4'),
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0 has a File URL whose file is larger than Max File Size (1024 MiB): "http://files.example.com/huge.mp4" announces 10240 MiB (Content-Length)',
+		);
+		expect(nodeError?.description).toBe(
+			'Raise Options > "Max File Size (MB)" if this file is meant to be uploaded.',
+		);
+		expect(Date.now() - started).toBeLessThan(20_000);
+		expect(apiCalls()).toHaveLength(0);
+	});
+
+	it('an endless answer without Content-Length is stopped soon after the limit', async () => {
+		host.route('/endless.jpg', serve.endless('image/jpeg'));
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/endless.jpg', { maxFileSizeMb: 2 }),
+		});
+		expect(nodeError?.message).toMatch(
+			/^Item 0 has a File URL whose file is larger than Max File Size \(2 MiB\): "http:\/\/files\.example\.com\/endless\.jpg" sent more; stopped after 2(\.\d)? MiB$/,
+		);
+		expect(host.endlessBytesSent()).toBeLessThan(16 * 1024 * 1024);
+		expect(apiCalls()).toHaveLength(0);
+	});
+
+	it.each([
+		['0', '={{ 0 }}', '0'],
+		['negative', '={{ -5 }}', '-5'],
+		['NaN', '={{ NaN }}', 'NaN'],
+		['text', '={{ "lots" }}', '"lots"'],
+	])(
+		'Max File Size typed as an expression (%s) is checked at run time',
+		async (_name, value, shown) => {
+			const { nodeError } = await runEventPics({
+				emu,
+				parameters: fromUrl(`${host.url}/photo.jpg`, { maxFileSizeMb: value }),
+			});
+			expect(nodeError?.message).toBe(
+				`Option "Max File Size (MB)" is ${shown}, but must be a number from 1 to 1048576 (item 0)`,
+			);
+			expect(host.requests).toEqual([]);
+		},
+	);
+});
+
+describe('Misleading errors of a failing file URL', () => {
+	it.each([
+		['with Content-Length', serve.drop(PHOTO.subarray(0, 1000), 50_000)],
+		['without Content-Length', serve.dropChunked(PHOTO.subarray(0, 1000))],
+	])(
+		'a dropped download (%s) says so, names the file URL and not the Base URL',
+		async (_name, handler) => {
+			host.route('/dropped.jpg', handler);
+			const { nodeError } = await runEventPics({
+				emu,
+				parameters: fromUrl('http://files.example.com/dropped.jpg'),
+			});
+			expect(nodeError?.message).toMatch(
+				/^Item 0 could not download "http:\/\/files\.example\.com\/dropped\.jpg": the download (broke off|ended) after 1000 bytes/,
+			);
+			expect(nodeError?.description).toMatch(
+				/^The server of the File URL stopped sending the file( \([A-Z_]+\))?\. Run the workflow again; if it persists, check that server\.$/,
+			);
+			expect(nodeError?.description).not.toMatch(/Base URL|credential/);
+			expect(apiCalls()).toHaveLength(0);
+		},
+	);
+
+	it('a server that does not answer: the error is about the file URL, not the credential', async () => {
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://127.0.0.1:9/photo.jpg', { allowInternalAddresses: true }),
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0 could not download "http://127.0.0.1:9/photo.jpg": its server did not answer',
+		);
+		expect(nodeError?.description).toBe(
+			'No answer came back (ECONNREFUSED). Check that the File URL is right and that its server is reachable from the machine n8n runs on.',
+		);
+	});
+});
+
+describe('Secrets in the File URL', () => {
+	it('a user name and password in the File URL are not echoed in errors or output', async () => {
+		const withPassword = (path: string) =>
+			`${host.url.replace('http://', 'http://agent:s3cr3t-pass@')}${path}`;
+		const failed = await runEventPics({
+			emu,
+			parameters: fromUrl(withPassword('/missing.jpg'), { allowInternalAddresses: true }),
+		});
+		expect(failed.nodeError?.message).toBe(
+			`Item 0 could not download "${host.url}/missing.jpg": its server answered 404`,
+		);
+		const { items } = await runEventPics({
+			emu,
+			parameters: fromUrl(withPassword('/photo.jpg'), { allowInternalAddresses: true }),
+		});
+		expect(items[0].json.url).toBe(`${host.url}/photo.jpg`);
+		const shown = [
+			JSON.stringify(items.map((item) => item.json)),
+			failed.nodeError?.message,
+			failed.nodeError?.description,
+		];
+		expect(shown.join('\n')).not.toContain('s3cr3t-pass');
+	});
+});
+
+describe('Contents: error pages, login pages and secrets are not uploaded as photos', () => {
+	const LOGIN =
+		'<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><form>...</form></body></html>';
+
+	it('an HTML login page fetched as photo.jpg is refused, not uploaded as image/jpeg', async () => {
+		host.route('/album/photo.jpg', serve.html(LOGIN));
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/album/photo.jpg'),
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0\'s file from the File URL "http://files.example.com/album/photo.jpg" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
+		);
+		expect(nodeError?.description).toBe(
+			'This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "Allow Files That Are Not Photos or Videos".',
+		);
+		expect(apiCalls()).toHaveLength(0);
+	});
+
+	it('the same page in a binary field named photo.jpg is refused the same way', async () => {
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: uploadParameters(),
+			inputItems: [
+				{
+					binary: {
+						data: binaryFromBuffer(Buffer.from(LOGIN), {
+							fileName: 'photo.jpg',
+							mimeType: 'image/jpeg',
+						}),
+					},
+				},
+			],
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0\'s file from binary field "data" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
+		);
+		expect(apiCalls()).toHaveLength(0);
+	});
+
+	it('a secret fetched as role.txt is refused as not a photo or video', async () => {
+		host.route('/role.txt', serve.file(SECRET, 'text/plain'));
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/role.txt'),
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0\'s file from the File URL "http://files.example.com/role.txt" is refused: "role.txt" would be sent as text/plain, which is neither a photo nor a video',
+		);
+		expect(nodeError?.description).toBe(
+			'An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "Allow Files That Are Not Photos or Videos" to upload it anyway.',
+		);
+		expect(emu.uploads).toHaveLength(0);
+	});
+
+	it('"Allow Files That Are Not Photos or Videos" uploads it anyway, when the user asks', async () => {
+		host.route('/page.jpg', serve.html(LOGIN));
+		const { items } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/page.jpg', { allowOtherTypes: true }),
+		});
+		expect(items[0].json).toMatchObject({
+			fileName: 'page.jpg',
+			contentType: 'image/jpeg',
+			statusCode: 200,
+		});
+	});
+});
