@@ -15,6 +15,10 @@ const MIN_CLIMB_MS = 1000;
 const MAX_CLIMB_MS = 5000;
 /** Lowest rate, calls per second. */
 const MIN_RATE = 0.5;
+/** Share of the answers in the window that may be 429s without the calls being over a limit. */
+const NOISE_SHARE = 0.2;
+/** Shortest time a young run's send rate is measured over (ms). */
+const MIN_SPAN_MS = 20;
 /** Longest window (ms) a Retry-After makes the gate count answers over. */
 const MAX_WINDOW_MS = 10_000;
 /** Window (ms) the send rate is measured over, to cap the probing. */
@@ -23,19 +27,22 @@ const SEND_WINDOW_MS = 2_000;
 /**
  * A client-side request rate learned from 429s, shared by every upload of one run; modelled on the
  * AWS SDKs' adaptive retry mode (a token bucket whose rate follows a cubic curve, capped by the rate
- * really sent), with the ceiling measured instead of guessed.
+ * really sent), with the ceiling measured where the service allows it.
  *
  * - Until the first 429 there is no gate: `take()` returns at once.
- * - The ceiling is what the service let through in the window its Retry-After names (at least 1 s,
- *   at most 10 s): the good answers to gated calls counted over that window. After the first 429
- *   the gate holds every call until that window has passed (the unpaced calls filled it), then goes
- *   on at the ceiling and soon probes above it (other calls may have shared the window).
- * - Each later 429 takes the lower of that measure and the current rate as the ceiling, drops to
- *   BACK_OFF times it and climbs back along a cubic curve: quickly at first, flat near the ceiling,
- *   then probing above it ever faster. The climb back takes about PROBE_CALLS calls (within 1-5 s),
- *   so about one call in PROBE_CALLS is refused at a steady limit, whatever the rate.
- * - A 429 to a call sent before the last back-off, or within the window after it, says nothing new
- *   (the service still counts the faster calls) and is ignored.
+ * - The window is the one the 429's Retry-After names (1-10 s; 1 s without one). When over a fifth
+ *   of the answers in it were 429s, or the service named it and refused nothing else since the last
+ *   back-off, what it let through there is the ceiling: a windowed limit lets no more through.
+ *   Otherwise the 429s may come whatever the rate (a busy service, not a limit), and the rate really
+ *   sent is the ceiling: they then cost a little speed, never a spiral down.
+ * - After a first measured 429 the gate holds every call until the window has passed (the unpaced
+ *   calls filled it), goes on at the ceiling and soon probes above it (others may share the limit).
+ * - Each later 429 takes the lower of its ceiling and the current rate, drops to BACK_OFF times it
+ *   and climbs back along a cubic curve: quickly at first, flat near the ceiling, then probing above
+ *   it ever faster. The climb back takes about PROBE_CALLS calls (within 1-5 s), so about one call
+ *   in PROBE_CALLS is refused at a steady limit, whatever the rate.
+ * - One back-off per climb: a 429 before the rate is back at the ceiling (or within the window)
+ *   says nothing new (the service still counts the faster calls) and only counts as "refused".
  * - The rate never probes above twice the rate really sent over the last 2 s, so a run that sends
  *   slowly for other reasons does not build up a rate it never tried.
  * - Calls go out one at a time, at least 1/rate apart, in the order they asked (no bursts); the
@@ -43,21 +50,22 @@ const SEND_WINDOW_MS = 2_000;
  */
 export class RateGate {
 	private ceiling: number | undefined;
-
-	private backedOffAt = 0;
-
+	/** Where the cubic curve starts: one climb before it levels off at the ceiling. */
+	private climbFrom = 0;
 	private firstClimb = false;
-
+	/** When the gate last set its ceiling, and the 429s to calls sent since. */
+	private backedOffAt = Number.POSITIVE_INFINITY;
+	private refusedSince = 0;
 	private quietUntil = Number.NEGATIVE_INFINITY;
-
 	private lastSentAt = Number.NEGATIVE_INFINITY;
-
-	private readonly accepted: number[] = [];
-
+	private firstSentAt = Number.POSITIVE_INFINITY;
+	/** Times of the gated calls sent and let through (the last MAX_WINDOW_MS). */
 	private readonly sent: number[] = [];
-
+	private readonly accepted: number[] = [];
+	/** Times of the 429s and of all answers, to gated calls and to the calls that follow them. */
+	private readonly refused: number[] = [];
+	private readonly answered: number[] = [];
 	private readonly waiters: Array<() => void> = [];
-
 	private pumping = false;
 
 	constructor(private readonly clock: GateClock) {}
@@ -68,7 +76,7 @@ export class RateGate {
 		if (ceiling === undefined) return undefined;
 		// x: climb times since the rate levelled off at the ceiling (-1 at the back-off)
 		const climb = this.climbSeconds(ceiling);
-		const x = ((this.clock.now() - this.backedOffAt) / 1000 - climb) / climb;
+		const x = ((this.clock.now() - this.climbFrom) / 1000 - climb) / climb;
 		const cubic = ceiling * (1 + (x < 0 ? 1 - BACK_OFF : PROBE_GAIN) * x ** 3);
 		const cap = Math.max(ceiling, 2 * this.sendRate());
 		return Math.max(MIN_RATE, Math.min(cubic, cap));
@@ -92,30 +100,43 @@ export class RateGate {
 		});
 	}
 
-	/** A good answer to a gated call. */
-	succeeded(): void {
+	/** A good answer; `gated` false for a call that does not pass the gate (the PUT after one). */
+	succeeded(gated = true): void {
 		const now = this.clock.now();
-		this.accepted.push(now);
-		prune(this.accepted, now - MAX_WINDOW_MS);
+		if (gated) record(this.accepted, now);
+		record(this.answered, now);
 	}
 
 	/** A 429 to a call sent at `sentAt`, with the service's Retry-After when it gave one. */
 	throttled(sentAt: number, retryAfterMs: number | undefined): void {
-		if (sentAt < this.quietUntil) return;
 		const now = this.clock.now();
-		const windowMs = Math.min(MAX_WINDOW_MS, Math.max(1000, retryAfterMs ?? 0));
-		// what the service let through in the window it named: no more than that fits in it
-		// (one call per window at least: the service asked to come back once it has passed)
-		const granted = Math.max(1, countSince(this.accepted, now - windowMs)) / (windowMs / 1000);
+		record(this.refused, now);
+		record(this.answered, now);
+		if (sentAt >= this.backedOffAt) this.refusedSince++;
+		if (sentAt < this.quietUntil) return;
 		const first = this.ceiling === undefined;
-		const ceiling = Math.max(MIN_RATE, first ? granted : Math.min(granted, this.rate()!));
-		this.ceiling = ceiling;
+		const windowMs = Math.min(MAX_WINDOW_MS, Math.max(1000, retryAfterMs ?? 0));
+		const granted = countSince(this.accepted, now - windowMs);
+		const refused = countSince(this.refused, now - windowMs);
+		const sent = countSince(this.sent, now - windowMs);
+		const answered = countSince(this.answered, now - windowMs);
+		const measure =
+			refused > NOISE_SHARE * answered || (retryAfterMs !== undefined && this.refusedSince <= 1);
+		// the rate sent: over the run's age (at least MIN_SPAN_MS) when it is younger than the window
+		const spanMs = Math.max(MIN_SPAN_MS, Math.min(windowMs, now - this.firstSentAt));
+		const ceiling = measure
+			? Math.max(1, granted) / (windowMs / 1000)
+			: Math.max(sent / (spanMs / 1000), this.ceiling ?? 0);
+		this.ceiling = Math.max(MIN_RATE, first ? ceiling : Math.min(ceiling, this.rate()!));
 		this.firstClimb = first;
-		// The first time, go on at what was granted (a measure, not a guess) once the window that the
-		// unpaced calls filled has passed; later, back off below it at once.
-		this.backedOffAt = first ? now - 1000 * this.climbSeconds(ceiling) : now;
-		if (first) this.lastSentAt = Math.max(this.lastSentAt, now + windowMs - 1000 / ceiling);
-		this.quietUntil = now + windowMs;
+		this.refusedSince = 0;
+		this.backedOffAt = now;
+		// the first time, go on at the ceiling (a measure, not a guess) with no back-off
+		this.climbFrom = first ? now - 1000 * this.climbSeconds(this.ceiling) : now;
+		if (first && measure)
+			this.lastSentAt = Math.max(this.lastSentAt, now + windowMs - 1000 / this.ceiling);
+		const quietMs = first ? (measure ? 2 * windowMs : 0) : 1000 * this.climbSeconds(this.ceiling);
+		this.quietUntil = now + Math.max(windowMs, quietMs);
 	}
 
 	private sendRate(): number {
@@ -124,9 +145,9 @@ export class RateGate {
 
 	private markSent(): void {
 		const now = this.clock.now();
+		this.firstSentAt = Math.min(this.firstSentAt, now);
 		this.lastSentAt = now;
-		this.sent.push(now);
-		prune(this.sent, now - SEND_WINDOW_MS);
+		record(this.sent, now);
 	}
 
 	/** Lets the waiters go one by one, each 1/rate after the last call; the rate is read anew each time. */
@@ -149,10 +170,11 @@ export class RateGate {
 	}
 }
 
-/** Drops the times before `from` (the list is in time order). */
-function prune(times: number[], from: number): void {
+/** Adds a time to a list in time order, and drops the times older than MAX_WINDOW_MS. */
+function record(times: number[], now: number): void {
+	times.push(now);
 	let drop = 0;
-	while (drop < times.length && times[drop] <= from) drop++;
+	while (drop < times.length && times[drop] <= now - MAX_WINDOW_MS) drop++;
 	if (drop > 0) times.splice(0, drop);
 }
 

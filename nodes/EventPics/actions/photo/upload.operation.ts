@@ -84,7 +84,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			gate.throttled(sentAt, ms);
 		},
 		succeeded: (signMs) => {
-			if (signMs !== undefined) gate.succeeded();
+			gate.succeeded(signMs !== undefined);
 			limiter.succeeded(signMs);
 		},
 	};
