@@ -30,11 +30,11 @@ const SEND_WINDOW_MS = 2_000;
  * really sent), with the ceiling measured where the service allows it.
  *
  * - Until the first 429 there is no gate: `take()` returns at once.
- * - The window is the one the 429's Retry-After names (1-10 s; 1 s without one). When over a fifth
- *   of the answers in it were 429s, or the service named it and refused nothing else since the last
- *   back-off, what it let through there is the ceiling: a windowed limit lets no more through.
- *   Otherwise the 429s may come whatever the rate (a busy service, not a limit), and the rate really
- *   sent is the ceiling: they then cost a little speed, never a spiral down.
+ * - The window is the one the 429's Retry-After names (1-10 s). There, what the service let through
+ *   is the ceiling: a windowed limit lets no more through. A 429 without Retry-After names no
+ *   window (1 s is used): only when over a fifth of the answers in it were 429s is that measure
+ *   taken; otherwise the 429s may come whatever the rate (a busy service, not a limit), and the
+ *   rate really sent is the ceiling: they then cost a little speed, never a spiral down.
  * - After a first measured 429 the gate holds every call until the window has passed (the unpaced
  *   calls filled it), goes on at the ceiling and soon probes above it (others may share the limit).
  * - Each later 429 takes the lower of its ceiling and the current rate, drops to BACK_OFF times it
@@ -53,9 +53,6 @@ export class RateGate {
 	/** Where the cubic curve starts: one climb before it levels off at the ceiling. */
 	private climbFrom = 0;
 	private firstClimb = false;
-	/** When the gate last set its ceiling, and the 429s to calls sent since. */
-	private backedOffAt = Number.POSITIVE_INFINITY;
-	private refusedSince = 0;
 	private quietUntil = Number.NEGATIVE_INFINITY;
 	private lastSentAt = Number.NEGATIVE_INFINITY;
 	private firstSentAt = Number.POSITIVE_INFINITY;
@@ -112,7 +109,6 @@ export class RateGate {
 		const now = this.clock.now();
 		record(this.refused, now);
 		record(this.answered, now);
-		if (sentAt >= this.backedOffAt) this.refusedSince++;
 		if (sentAt < this.quietUntil) return;
 		const first = this.ceiling === undefined;
 		const windowMs = Math.min(MAX_WINDOW_MS, Math.max(1000, retryAfterMs ?? 0));
@@ -120,8 +116,7 @@ export class RateGate {
 		const refused = countSince(this.refused, now - windowMs);
 		const sent = countSince(this.sent, now - windowMs);
 		const answered = countSince(this.answered, now - windowMs);
-		const measure =
-			refused > NOISE_SHARE * answered || (retryAfterMs !== undefined && this.refusedSince <= 1);
+		const measure = retryAfterMs !== undefined || refused > NOISE_SHARE * answered;
 		// the rate sent: over the run's age (at least MIN_SPAN_MS) when it is younger than the window
 		const spanMs = Math.max(MIN_SPAN_MS, Math.min(windowMs, now - this.firstSentAt));
 		const ceiling = measure
@@ -129,8 +124,6 @@ export class RateGate {
 			: Math.max(sent / (spanMs / 1000), this.ceiling ?? 0);
 		this.ceiling = Math.max(MIN_RATE, first ? ceiling : Math.min(ceiling, this.rate()!));
 		this.firstClimb = first;
-		this.refusedSince = 0;
-		this.backedOffAt = now;
 		// the first time, go on at the ceiling (a measure, not a guess) with no back-off
 		this.climbFrom = first ? now - 1000 * this.climbSeconds(this.ceiling) : now;
 		if (first && measure)

@@ -107,6 +107,7 @@ async function runRateLimit(options) {
 		const { requests } = await emulator.control('/__control/requests');
 		const work = requests.filter((r) => !r.url.startsWith('/__control'));
 		const urlCalls = work.filter((r) => r.method === 'POST' && r.url.startsWith('/getuploadurl'));
+		if (process.env.RATE_DUMP) require('node:fs').writeFileSync(process.env.RATE_DUMP, JSON.stringify(urlCalls));
 		const puts = work.filter((r) => r.method === 'PUT');
 		return {
 			files: options.files,

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { NUMBER_RULES } from '../../helpers/numberOption';
 import { DEFAULT_RETRY_POLICY } from '../../transport/retryPolicy';
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
+import { AUTOMATIC_CONCURRENCY, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
 
 /** A numeric option: its label and range from NUMBER_RULES, the same rule the run-time check uses. */
 function numberOption(
@@ -64,8 +64,9 @@ export const optionsField: INodeProperties = {
 		...allowOptions,
 		numberOption(
 			'concurrency',
-			DEFAULT_CONCURRENCY,
-			'How many files are uploaded at once. Without this option the node chooses: it starts with 4 and goes up to 64 while EventPics answers quickly. Either way it uses fewer for a while when EventPics answers 429 (too many requests), and the automatic choice also when answers slow down. Set 1 to upload one file after the other.',
+			AUTOMATIC_CONCURRENCY,
+			'How many files are uploaded at once. 0 = automatic: starts with 4 and goes up to 64 while EventPics answers quickly.',
+			{ hint: '0 = automatic (4 growing to 64); 1 uploads one file after the other' },
 		),
 		{
 			displayName: 'Duplicate Key',

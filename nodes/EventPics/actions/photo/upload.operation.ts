@@ -14,7 +14,12 @@ import type { UploadJob } from './itemJobs';
 import { itemJobs } from './itemJobs';
 import { uploadDescription } from './upload.description';
 import type { UploadOptions } from './uploadOptions';
-import { AUTO_MAX_CONCURRENCY, readUploadOptions, START_CONCURRENCY } from './uploadOptions';
+import {
+	AUTO_MAX_CONCURRENCY,
+	AUTOMATIC_CONCURRENCY,
+	readUploadOptions,
+	START_CONCURRENCY,
+} from './uploadOptions';
 import { runUploadJob } from './uploadJob';
 
 export const description: INodeProperties[] = uploadDescription;
@@ -59,11 +64,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 	}
 
-	// Without the option: automatic, from a few up to many. With it: the user's number from the start.
+	// Automatic (0 or no option): from a few up to many. A number: that many from the start.
+	const concurrency = options.concurrency ?? AUTOMATIC_CONCURRENCY;
 	const limiter =
-		options.concurrency === undefined
+		concurrency === AUTOMATIC_CONCURRENCY
 			? new AdaptiveLimiter(AUTO_MAX_CONCURRENCY, { start: START_CONCURRENCY })
-			: new AdaptiveLimiter(options.concurrency);
+			: new AdaptiveLimiter(concurrency);
 	const slots = new Map<UploadJob, number>();
 	for (const job of jobs) {
 		const outputs = outcomes[job.itemIndex].outputs;

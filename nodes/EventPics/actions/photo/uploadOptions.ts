@@ -4,13 +4,13 @@ import { checkNumber, NUMBER_RULES, rangeText } from '../../helpers/numberOption
 import { itemError } from '../items';
 
 /**
- * Concurrency: without the "Concurrent Uploads" option the node starts with START_CONCURRENCY and
- * may grow to AUTO_MAX_CONCURRENCY while the answers stay good; with it, the user's number (1-16)
- * runs from the start (fewer for a while after a 429). DEFAULT_CONCURRENCY is the value the option
- * shows when added.
+ * Concurrency: "Concurrent Uploads" 0 (the value the option shows when added) or the option left
+ * out is automatic: the node starts with START_CONCURRENCY and may grow to AUTO_MAX_CONCURRENCY
+ * while the answers stay good. 1 to AUTO_MAX_CONCURRENCY runs that many from the start (fewer for
+ * a while after the first 429).
  */
 export const AUTO_MAX_CONCURRENCY = 64;
-export const DEFAULT_CONCURRENCY = 16;
+export const AUTOMATIC_CONCURRENCY = 0;
 export const START_CONCURRENCY = 4;
 
 /** Max File Size (MB) of the URL source when the option is not added. */
