@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Emulator } from '../node/fixture.cts';
-import { shortenDedupePause, startEmulator } from '../node/fixture.cts';
+import { startEmulator } from '../node/fixture.cts';
 import { clearDedupStore, example, nodeNamed, runExample, storedFile } from './run-example.cts';
 
 const SAMPLES = join(__dirname, '..', '..', 'fixtures', 'samples');
@@ -41,8 +41,6 @@ async function drivePins(files: DriveFile[]) {
 		'Download photo': downloaded,
 	};
 }
-
-shortenDedupePause();
 
 describe('example: scheduled import from Google Drive', () => {
 	const workflow = example('google-drive-import');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 
 import type { Emulator } from '../node/fixture.cts';
-import { shortenDedupePause, startEmulator } from '../node/fixture.cts';
+import { startEmulator } from '../node/fixture.cts';
 import {
 	clearDedupStore,
 	example,
@@ -41,8 +41,6 @@ async function readFilesOutput(files: string[]) {
 		}),
 	);
 }
-
-shortenDedupePause();
 
 describe('example: photo booth folder to album', () => {
 	const workflow = example('photo-booth-folder');

@@ -7,7 +7,7 @@ import type { IBinaryData } from 'n8n-workflow';
 
 import { DATABASE_READ_LIMIT_BYTES } from '../../../nodes/EventPics/helpers/binaryMode';
 import type { Emulator } from './fixture.cts';
-import { shortenDedupePause, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import { runEventPics, startEmulator, uploadParameters } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');
@@ -58,8 +58,6 @@ class DatabaseStore {
 		return { fileName, mimeType, fileSize };
 	}
 }
-
-shortenDedupePause();
 
 describe('Photo > Upload from n8n binary data mode "database" (queue mode default)', () => {
 	let emu: Emulator;

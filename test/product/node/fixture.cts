@@ -1,7 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 
 import { EventPicsApi } from '../../../credentials/EventPicsApi.credentials';
-import { CONFIRM_TIMING } from '../../../nodes/EventPics/actions/photo/dedupe';
 import { EventPics } from '../../../nodes/EventPics/EventPics.node';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -12,8 +11,14 @@ const emulator = require('../../tools/emulator');
 export const NODE_TYPE = 'n8n-nodes-eventpics.eventPics';
 export const nodeTypes = { [NODE_TYPE]: new EventPics() };
 export const credentialTypes = { eventPicsApi: new EventPicsApi() };
-export const { binaryFromBuffer, binaryFromFile, inlineBinary, testCredential, callListSearch } =
-	engine;
+export const { binaryFromBuffer, binaryFromFile, inlineBinary, callListSearch } = engine;
+
+/**
+ * n8n's credential test: the credential type has no `test`, so n8n finds the node that declares
+ * `testedBy` for it (EventPics.node.ts) among the node types, as here.
+ */
+export const testCredential = (options: IDataObject): Promise<{ status: string; message: string }> =>
+	engine.testCredential({ nodeTypes, ...options });
 
 export interface Emulator {
 	baseUrl: string;
@@ -123,14 +128,3 @@ export const uploadParameters = (extra: object = {}) => ({
 	album: fromList('booth'),
 	...extra,
 });
-
-/**
- * For test files whose runs race no other worker: the end-of-run check of Skip Files Uploaded Before
- * pauses 20 ms between its rounds instead of 1 s (restored after each test). The rounds, the keys and
- * every assertion stay as they are; dedupeWorkers.test.cts, which races a writer, keeps the real pause.
- */
-export function shortenDedupePause(): void {
-	let replaced: { restore: () => void } | undefined;
-	beforeEach(() => (replaced = jest.replaceProperty(CONFIRM_TIMING, 'pauseMs', 20)));
-	afterEach(() => replaced?.restore());
-}

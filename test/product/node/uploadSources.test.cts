@@ -9,7 +9,6 @@ import { serve, startFileHost } from './fileHost.cts';
 
 import type { Emulator } from './fixture.cts';
 import {
-	shortenDedupePause,
 	binaryFromBuffer,
 	fromList,
 	runEventPics,
@@ -20,8 +19,6 @@ import {
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 const upload = uploadParameters;
-
-shortenDedupePause();
 
 describe('Photo > Upload: several files per item', () => {
 	let emu: Emulator;

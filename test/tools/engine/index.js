@@ -12,7 +12,9 @@ const { createEngine } = require('./create-engine');
 const { binaryFromBuffer, binaryFromFile, inlineBinary, storeBinary, readBinary } = require('./binary');
 const { START_NODE_TYPE } = require('./start-node');
 const { HarnessCredentialsHelper } = require('./credentials-helper');
-const { clearDedupStore } = require('./dedup-store');
+const { clearDedupStore, dedupStoreCalls, dedupStoreRows } = require('./dedup-store');
+const { createPoller } = require('./poll');
+const { toolVariant, toolTypeName, offered, AGENT_TYPE, AGENT_TYPE_NAME } = require('./ai-tool');
 
 module.exports = {
 	initEngine,
@@ -31,4 +33,12 @@ module.exports = {
 	START_NODE_TYPE,
 	HarnessCredentialsHelper,
 	clearDedupStore,
+	dedupStoreCalls,
+	dedupStoreRows,
+	createPoller,
+	toolVariant,
+	toolTypeName,
+	offered,
+	AGENT_TYPE,
+	AGENT_TYPE_NAME,
 };

@@ -13,7 +13,8 @@
  *      `n8n import:workflow`; the booth folder points at a temp folder with the sample photos)
  *   3. `n8n execute --id`: the real Read/Write Files from Disk node reads the folder and the node
  *      uploads every photo into the emulator (checked byte for byte); a second run skips them all
- *      (Skip Files Uploaded Before, n8n's database), a run on an empty folder ends quietly
+ *      (Skip Files Uploaded Before, n8n's database); n8n killed in the middle of a run, and the next
+ *      run stores every photo that had not arrived (crash-step.js); a run on an empty folder ends quietly
  *   4. publishes the form example, starts `n8n start`, submits the form with two photos as a
  *      browser does (multipart) and checks they arrived in the album
  * Exit code 0 when everything holds; it prints what it checked and how long each part took.
@@ -24,11 +25,16 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const execFile = require('node:util').promisify(require('node:child_process').execFile);
 const { startEmulator } = require('../emulator');
 const { ensureN8n } = require('./install');
 const { installIntoUserFolder } = require('./community-install');
 const n8n = require('./n8n');
+const { EMULATOR_TARGET } = require('../examples/examples');
 const paths = require('./paths');
+const { crashStep } = require('./crash-step');
+const { startSmtpSink } = require('./smtp-sink');
+const { checkTriggerLoaded, publishTriggerExample, checkTriggerFires } = require('./trigger-check');
 
 const SAMPLES = path.join(paths.REPO_ROOT, 'test', 'fixtures', 'samples');
 const PHOTOS = fs.readdirSync(SAMPLES).filter((name) => /\.(jpg|png|heic)$/.test(name));
@@ -73,6 +79,11 @@ async function main() {
 		const result = await ensureN8n();
 		if (result.fresh) step(`installed n8n ${paths.N8N_VERSION} into ${paths.n8nDir}`);
 	});
+	await timed("the engine harness's deduplication store answers as n8n's own", async () => {
+		const parity = path.join(paths.REPO_ROOT, 'test', 'tools', 'engine', 'dedup-parity.js');
+		const { stdout } = await execFile(paths.nodeBin, [parity]);
+		step(`    ${stdout.trim().split('\n').join('\n    ')}`);
+	});
 
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'eventpics-test-n8n-'));
 	const userFolder = path.join(work, 'user');
@@ -80,6 +91,7 @@ async function main() {
 	fs.mkdirSync(booth, { recursive: true });
 	const logFile = path.join(work, 'log.txt');
 	const emulator = await startEmulator({ storageDir: path.join(work, 'emulator') });
+	const sink = await startSmtpSink();
 	/** @type {import('./n8n').N8nServer | undefined} */
 	let server;
 	let passed = false;
@@ -109,6 +121,14 @@ async function main() {
 				const tool = types.find((t) => t.name === 'n8n-nodes-eventpics.eventPicsTool');
 				assert.ok(node, 'n8n did not load n8n-nodes-eventpics.eventPics');
 				assert.ok(tool, 'n8n did not make the AI tool variant n8n-nodes-eventpics.eventPicsTool');
+				// what the test harness's toolVariant() redoes (test/tools/engine/ai-tool.js): n8n
+				// adds nothing to a node with its own toolDescription, and takes away no parameter
+				assert.deepEqual(
+					tool.properties.map((/** @type {any} */ p) => p.name),
+					node.properties.map((/** @type {any} */ p) => p.name),
+					'n8n changed the parameters of the tool variant',
+				);
+				assert.deepEqual([tool.inputs, tool.outputs], [[], ['ai_tool']]);
 				const known = (/** @type {any} */ type) =>
 					new Set(type.properties.map((/** @type {any} */ p) => p.name));
 				for (const [example, type] of [
@@ -128,6 +148,7 @@ async function main() {
 						}
 					}
 				}
+				checkTriggerLoaded(types);
 			},
 		);
 
@@ -141,7 +162,9 @@ async function main() {
 			const workflowFile = path.join(work, 'booth.json');
 			fs.writeFileSync(
 				workflowFile,
-				JSON.stringify(n8n.loadExample('photo-booth-folder', { boothFolder: booth })),
+				JSON.stringify(
+					n8n.loadExample('photo-booth-folder', { boothFolder: booth, target: EMULATOR_TARGET }),
+				),
 			);
 			await n8n.mustRun(['import:workflow', `--input=${workflowFile}`], env);
 		});
@@ -194,6 +217,21 @@ async function main() {
 			},
 		);
 
+		await timed(
+			'n8n killed in the middle of a run (Skip Files Uploaded Before): the next run stores every photo that had not arrived',
+			async () => {
+				const counts = await crashStep({
+					env,
+					emulator,
+					folder: path.join(path.dirname(booth), 'crash'),
+					sample: path.join(SAMPLES, 'booth-0001.jpg'),
+				});
+				step(
+					`    ${counts.arrived} of 24 had arrived at the kill: ${counts.skipped} skipped (recorded), ${counts.sentAgain} sent again (2xx not yet recorded), the other ${24 - counts.arrived} stored now`,
+				);
+			},
+		);
+
 		await timed('booth example, empty folder: the run ends quietly', async () => {
 			for (const photo of PHOTOS) fs.rmSync(path.join(booth, photo));
 			const execution = n8n.parseExecution(
@@ -205,13 +243,17 @@ async function main() {
 			assert.equal(emulator.uploads.length, PHOTOS.length);
 		});
 
-		const form = n8n.loadExample('form-to-album');
+		const form = n8n.loadExample('form-to-album', { target: EMULATOR_TARGET });
 		await timed('form example imported and published', async () => {
 			const workflowFile = path.join(work, 'form.json');
 			fs.writeFileSync(workflowFile, JSON.stringify(form));
 			await n8n.mustRun(['import:workflow', `--input=${workflowFile}`], env);
 			await n8n.mustRun(['publish:workflow', `--id=${form.id}`], env);
 		});
+		await timed(
+			'trigger example imported and published (its SMTP credential on a local sink)',
+			async () => await publishTriggerExample({ env, work, smtpPort: sink.port, emulator }),
+		);
 
 		server = await timed('n8n start answers', async () =>
 			n8n.startServer({
@@ -259,6 +301,15 @@ async function main() {
 				}
 			},
 		);
+		await timed(
+			'trigger example: an event added while n8n runs sends the organizer one mail at the next poll',
+			async () =>
+				await checkTriggerFires({
+					server: /** @type {import('./n8n').N8nServer} */ (server),
+					emulator,
+					sink,
+				}),
+		);
 		passed = true;
 		step(
 			`passed in ${((Date.now() - started) / 1000).toFixed(0)} s (n8n ${paths.N8N_VERSION}, Node ${paths.NODE_VERSION})`,
@@ -266,6 +317,7 @@ async function main() {
 	} finally {
 		if (server) await server.stop();
 		await emulator.close();
+		await sink.close();
 		if (!passed) step(`kept ${work} for a look (log.txt)`);
 		else fs.rmSync(work, { recursive: true, force: true });
 	}

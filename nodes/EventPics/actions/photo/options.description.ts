@@ -2,7 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { NUMBER_RULES } from '../../helpers/numberOption';
 import { DEFAULT_RETRY_POLICY } from '../../transport/retryPolicy';
-import { AUTOMATIC_CONCURRENCY, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
+import {
+	ALLOW_ANY_TYPE,
+	ALLOW_UNKNOWN_TYPES,
+	AUTOMATIC_CONCURRENCY,
+	DEFAULT_MAX_FILE_SIZE_MB,
+} from './uploadOptions';
 
 /** A numeric option: its label and range from NUMBER_RULES, the same rule the run-time check uses. */
 function numberOption(
@@ -23,15 +28,19 @@ function numberOption(
 	};
 }
 
-/** Options of Photo > Upload about what may be fetched and uploaded (kept in the collection's A-Z order there). */
+/**
+ * Options of Photo > Upload about what may be fetched and uploaded (kept in the collection's A-Z
+ * order there). Names short enough for n8n's option list; tooltips of one or two sentences, the
+ * details in the README (Photo > Upload, Options).
+ */
 const allowOptions: INodeProperties[] = [
 	{
-		displayName: 'Allow Files That Are Not Photos or Videos',
+		displayName: ALLOW_ANY_TYPE,
 		name: 'allowOtherTypes',
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to upload files whose type is neither a photo (image/*) nor a video (video/*), and files whose content is text or HTML, instead of refusing them',
+			'Whether to upload files that are not photos or videos (PDFs, audio, text, HTML) instead of refusing them',
 	},
 	{
 		displayName: 'Allow Internal Addresses',
@@ -39,15 +48,23 @@ const allowOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether the File URL may point to this machine or a private network (localhost, 127.0.0.1, 10.x, 192.168.x, 169.254.x, fc00::/7, ...). Off by default so that a workflow or an AI agent cannot fetch internal files; turn on only for local set-ups you trust.',
+			'Whether the File URL may point to this machine or a private network (localhost, 10.x, 192.168.x, ...). Only for local set-ups you trust.',
 		displayOptions: { show: { '/source': ['url'] } },
+	},
+	{
+		displayName: ALLOW_UNKNOWN_TYPES,
+		name: 'allowUnknownType',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to upload a file whose type cannot be told (unknown extension, unrecognised content) as application/octet-stream instead of refusing it',
 	},
 ];
 
 const maxFileSizeOption = numberOption(
 	'maxFileSizeMb',
 	DEFAULT_MAX_FILE_SIZE_MB,
-	'Largest file the URL source downloads, in MiB. A larger Content-Length is refused before reading; an answer without one is stopped when it passes the limit.',
+	'Largest file downloaded from a File URL, in MiB',
 	{
 		displayOptions: { show: { '/source': ['url'] } },
 	},
@@ -65,7 +82,7 @@ export const optionsField: INodeProperties = {
 		numberOption(
 			'concurrency',
 			AUTOMATIC_CONCURRENCY,
-			'How many files are uploaded at once. 0 = automatic: starts with 4 and goes up to 64 while EventPics answers quickly.',
+			'How many files are uploaded at once. 0 = automatic: from 4 up to 64 while EventPics answers quickly.',
 			{ hint: '0 = automatic (4 growing to 64); 1 uploads one file after the other' },
 		),
 		{
@@ -75,7 +92,7 @@ export const optionsField: INodeProperties = {
 			default: '',
 			placeholder: 'e.g. {{ $json.fileKey }}',
 			description:
-				'Only used together with the option "Skip Files Uploaded Before" (add both): what identifies a file. Empty means its content (SHA-256), so a renamed copy is still recognised. Without that option the node stops with an error.',
+				'What identifies a file for "Skip Files Uploaded Before" (add both), e.g. its ID in the source. Empty: its content, so a renamed copy is still recognised.',
 		},
 		{
 			displayName: 'File Name',
@@ -89,34 +106,27 @@ export const optionsField: INodeProperties = {
 		numberOption(
 			'maxAttempts',
 			DEFAULT_RETRY_POLICY.maxAttempts,
-			'How many times one upload is tried when EventPics answers 5xx or 429 or the connection breaks. A 429 that says when to come back (Retry-After) only uses up Max Total Wait.',
+			'How many times one file is tried when EventPics answers 5xx or 429 or the connection breaks',
 		),
 		maxFileSizeOption,
 		numberOption(
 			'maxTotalWaitSeconds',
 			DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000,
-			'Longest time one upload waits between its tries, summed. A Retry-After longer than what is left ends the tries at once; the pause of all uploads after a 429 is never longer either.',
+			'Longest time one file waits between its tries, summed, Retry-After pauses included',
 		),
-		{
-			displayName: 'Send Unknown Types as Octet-Stream',
-			name: 'allowUnknownType',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to upload a file whose type cannot be told (an unknown extension, content not recognised) as application/octet-stream instead of refusing it',
-		},
 		{
 			displayName: 'Skip Files Uploaded Before',
 			name: 'skipDuplicates',
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to skip files this node already uploaded to the same event and album in earlier executions (for scheduled imports). Skipped files are reported in the output.',
+				'Whether to skip files this node uploaded to the same event and album in earlier runs with this option on. Skipped files are reported in the output.',
+			hint: 'Only uploads made while this option is on are known: turn it on before the first import',
 		},
 		numberOption(
 			'timeoutSeconds',
 			DEFAULT_RETRY_POLICY.timeoutMs / 1000,
-			'Longest time one call to EventPics may take in all, and longest time an upload may stall (no data moving). A large file may take longer as long as its data keeps moving.',
+			'Longest time a call to EventPics may take, and an upload may stall with no data moving',
 		),
 	],
 };

@@ -8,10 +8,11 @@ import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { NodeError } from '../items';
 import { asNodeError } from '../items';
 import { readAccount } from '../account';
-import { confirmRecorded } from './dedupe';
 import { failedOutput, outcomeHint } from './fileOutput';
 import type { UploadJob } from './itemJobs';
 import { itemJobs } from './itemJobs';
+import type { SkipPlan } from './skipPlan';
+import { planSkips } from './skipPlan';
 import { uploadDescription } from './upload.description';
 import type { UploadOptions } from './uploadOptions';
 import {
@@ -76,7 +77,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		slots.set(job, outputs.length);
 		outputs.push({ json: {} });
 	}
-	let stopAt = Number.POSITIVE_INFINITY;
+	// Skip Files Uploaded Before: every key computed and checked at once, before the uploads
+	const plan = await planSkips(this, jobs, continueOnFail);
+	let stopAt = plan?.failedItem ?? Number.POSITIVE_INFINITY;
 	// One request rate for the whole run, learned from the 429s (transport/rateGate.ts). The first
 	// 429 also pauses new starts and halves the limiter; after that the gate's rate answers them.
 	// A pause is a wait too: never longer than Max Total Wait.
@@ -97,9 +100,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 	await runPool(jobs.length, limiter, async (index) => {
 		const job = jobs[index];
-		if (job.itemIndex > stopAt) return;
+		const file = plan?.files.get(job);
 		try {
-			const json = await runUploadJob(this, account, job, signals);
+			if (job.itemIndex > stopAt) return;
+			if (file && 'error' in file) throw file.error;
+			const json = await runUploadJob(this, account, job, signals, file);
 			outcomes[job.itemIndex].outputs[slots.get(job)!] = {
 				json,
 				pairedItem: { item: job.itemIndex },
@@ -116,10 +121,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					errorOutput,
 					job.facts,
 				);
+		} finally {
+			if (file && 'settle' in file) file.settle(false); // no-op once the file was uploaded
 		}
 	});
 
-	await confirmRecorded(this);
+	if (plan) await recordHistory(this, plan, outcomes);
 
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -132,4 +139,24 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const hint = outcomeHint(output);
 	if (hint) this.addExecutionHints(hint);
 	return output;
+}
+
+/** The end of Skip Files Uploaded Before: what the history could not record, and its warning. */
+async function recordHistory(ctx: IExecuteFunctions, plan: SkipPlan, outcomes: ItemOutcome[]) {
+	const end = await plan.finish();
+	const unrecorded = new Set(end.unrecorded);
+	if (end.warning) {
+		ctx.addExecutionHints({ message: end.warning, type: 'warning', location: 'outputPane' });
+	}
+	for (const { json } of outcomes.flatMap((outcome) => outcome.outputs)) {
+		const key = json.outcome === 'uploaded' ? json.dedupeKey : undefined;
+		if (typeof key !== 'string') continue;
+		const notes: string[] = [];
+		if (unrecorded.has(key))
+			notes.push(
+				"The file was uploaded, but n8n's database did not take its key: the next run will upload it again.",
+			);
+		if (end.warning) notes.push(end.warning);
+		if (notes.length > 0) json.warnings = [...(json.warnings as string[]), ...notes];
+	}
 }

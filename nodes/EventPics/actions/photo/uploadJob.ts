@@ -11,20 +11,20 @@ import type { RateSignals } from '../../transport/upload';
 import { uploadFile } from '../../transport/upload';
 import { failureToError } from '../../transport/errors';
 import type { Account } from '../account';
-import { contentKey, dedupeKey, forget, seenBefore } from './dedupe';
+import { contentKey } from './dedupe';
 import type { FileFacts } from './fileOutput';
 import { fileOutput, takenAtFacts } from './fileOutput';
 import type { FileSource } from './fileSources';
 import type { Inspection } from './inspect';
 import { bodyOpener, chooseTakenAt, inspectFile } from './inspect';
 import type { UploadJob } from './itemJobs';
+import type { FileDedupe } from './skipPlan';
+import { ALLOW_ANY_TYPE, ALLOW_UNKNOWN_TYPES } from './uploadOptions';
 
 const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
-	unknown:
-		'Give the file a name with a known extension in Options > "File Name", or turn on Options > "Send Unknown Types as Octet-Stream".',
-	notMedia:
-		'An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "Allow Files That Are Not Photos or Videos" to upload it anyway.',
-	text: 'This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "Allow Files That Are Not Photos or Videos".',
+	unknown: `Give the file a name with a known extension in Options > "File Name", or turn on Options > "${ALLOW_UNKNOWN_TYPES}" to send it as application/octet-stream.`,
+	notMedia: `An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "${ALLOW_ANY_TYPE}" to upload it anyway.`,
+	text: `This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
 };
 
 function describeSource(source: FileSource): string {
@@ -53,7 +53,8 @@ function originFacts(source: FileSource): FileFacts {
 	return source.kind === 'url' ? { url: source.origin } : { binaryField: source.origin };
 }
 
-async function fileKey(job: UploadJob, source: FileSource): Promise<string> {
+/** What identifies the file for Skip Files Uploaded Before: the custom Duplicate Key, or its content. */
+export async function fileKey(job: UploadJob, source: FileSource): Promise<string> {
 	const custom = String(job.options.dedupeKey ?? '').trim();
 	if (custom === '') return await contentKey(source.open);
 	return job.sharesItem ? `key:${custom}#${source.origin}` : `key:${custom}`;
@@ -65,10 +66,11 @@ export async function runUploadJob(
 	account: Account,
 	job: UploadJob,
 	signals: RateSignals,
+	dedupe?: FileDedupe,
 ): Promise<IDataObject> {
-	const source = await job.source();
+	const source = dedupe?.source ?? (await job.source());
 	try {
-		return await uploadSource(ctx, account, job, source, signals);
+		return await uploadSource(ctx, account, job, source, signals, dedupe);
 	} finally {
 		// a file that n8n's binary data mode made us hold whole in memory is let go at once
 		source.dispose?.();
@@ -81,6 +83,7 @@ async function uploadSource(
 	job: UploadJob,
 	source: FileSource,
 	signals: RateSignals,
+	dedupe: FileDedupe | undefined,
 ): Promise<IDataObject> {
 	const { itemIndex, options } = job;
 	const itemError = (message: string, description: string) =>
@@ -94,7 +97,12 @@ async function uploadSource(
 	}
 	const inspection = await inspectFile(source, job.takenAt.exif, ctx.getTimezone());
 	try {
-		return await uploadInspected(ctx, account, job, signals, { source, inspection, wantedName });
+		return await uploadInspected(ctx, account, job, signals, {
+			source,
+			inspection,
+			wantedName,
+			dedupe,
+		});
 	} finally {
 		inspection.held?.release(); // refused, skipped or failed before the PUT took it
 	}
@@ -105,10 +113,10 @@ async function uploadInspected(
 	account: Account,
 	job: UploadJob,
 	signals: RateSignals,
-	file: { source: FileSource; inspection: Inspection; wantedName: string },
+	file: { source: FileSource; inspection: Inspection; wantedName: string; dedupe?: FileDedupe },
 ): Promise<IDataObject> {
 	const { itemIndex, options } = job;
-	const { source, inspection, wantedName } = file;
+	const { source, inspection, wantedName, dedupe } = file;
 	const named = decideType(wantedName, source.mimeType, inspection.head, {
 		allowUnknown: options.allowUnknownType === true,
 		allowOther: options.allowOtherTypes === true,
@@ -139,16 +147,10 @@ async function uploadInspected(
 		if (note) warnings.push(note);
 	}
 
-	let key: string | undefined;
-	if (options.skipDuplicates) {
-		key = dedupeKey(job.linkId, job.albumId, await fileKey(job, source));
-		if (await seenBefore(ctx, key)) {
-			return fileOutput('skipped', {
-				...described,
-				reason:
-					'This node uploaded this file to this event and album before (Skip Files Uploaded Before).',
-				dedupeKey: key,
-			});
+	if (dedupe) {
+		const turn = await dedupe.turn();
+		if (turn.skip) {
+			return fileOutput('skipped', { ...described, reason: turn.reason, dedupeKey: dedupe.key });
 		}
 	}
 
@@ -169,7 +171,6 @@ async function uploadInspected(
 		signals,
 	);
 	if (!result.value) {
-		if (key) await forget(ctx, key);
 		throw failureToError(ctx.getNode(), result.failure!, {
 			...result,
 			itemIndex,
@@ -177,6 +178,9 @@ async function uploadInspected(
 		});
 	}
 	const report = result.value;
+	dedupe?.settle(true); // recorded only now that the storage confirmed the file
+	// a retry of a transfer that was moving when it broke: said, with how far it had come
+	warnings.push(...report.brokenTransfers);
 	if (report.possibleDuplicate) {
 		warnings.push(
 			'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.',
@@ -188,7 +192,7 @@ async function uploadInspected(
 		attempts: report.attempts,
 		uploadUrlRequests: report.uploadUrlRequests,
 		etag: report.etag,
-		dedupeKey: key,
+		dedupeKey: dedupe?.key,
 		possibleDuplicate: report.possibleDuplicate === true,
 	});
 }

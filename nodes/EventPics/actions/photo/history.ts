@@ -1,0 +1,167 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import {
+	checkedEntry,
+	fullWarning,
+	HISTORY_ENTRIES,
+	HISTORY_WARN_AT,
+	HistoryStore,
+	VERSION_MARK,
+} from './historyStore';
+
+export interface HistoryTiming {
+	/** Records of finished files while the run goes on: at most one per this long ... */
+	batchEveryMs: number;
+	/** ... and per this many times the longest store call so far (they cost as much). */
+	batchCallFactor: number;
+	/** The look after the end-of-run record waits this many times that record took, within these bounds. */
+	lookFactor: number;
+	lookPauseMinMs: number;
+	lookPauseMaxMs: number;
+	/** Pause before looking again after a look found keys missing (another writer is at work). */
+	missingPauseMs: number;
+	/** Looks at most. */
+	rounds: number;
+}
+
+export const HISTORY_TIMING: Readonly<HistoryTiming> = Object.freeze({
+	batchEveryMs: 1000,
+	batchCallFactor: 10,
+	lookFactor: 2,
+	lookPauseMinMs: 50,
+	lookPauseMaxMs: 1000,
+	missingPauseMs: 1000,
+	rounds: 8,
+});
+
+export interface HistoryEnd {
+	/** Keys of uploaded files that could not be recorded (the next run uploads them again). */
+	unrecorded: string[];
+	/** Set when the history is filling up. */
+	warning?: string;
+}
+
+/**
+ * One run's use of the node's history. Every store call costs in proportion to the whole history,
+ * so the run makes a fixed number of them whatever the number of files: a check (a second one when
+ * files were seen before), a count, a record now and then while files finish (at most one a second,
+ * and per ten times the longest call), and at the end a record and a look.
+ */
+export class RunHistory {
+	private readonly store: HistoryStore;
+
+	private readonly done = new Set<string>();
+
+	private readonly pending = new Set<string>();
+
+	/** Keys a batch recorded. */
+	private readonly batched = new Set<string>();
+
+	private readonly notDone = new Set<string>();
+
+	private inFlight: Promise<void> | undefined;
+
+	private counted: Promise<number> | undefined;
+
+	private lastBatchAt = Number.NEGATIVE_INFINITY;
+
+	constructor(
+		ctx: IExecuteFunctions,
+		private readonly timing: HistoryTiming = HISTORY_TIMING,
+		private readonly now: () => number = Date.now,
+	) {
+		this.store = new HistoryStore(ctx);
+	}
+
+	/**
+	 * Which of `keys` were uploaded before. One call asks about every key's "checked" entry; the
+	 * keys seen before are then asked about their own entry, and what that call wrote for files not
+	 * confirmed is removed at once. A crash leaves "checked" entries behind, never a key.
+	 */
+	async check(keys: string[]): Promise<Set<string>> {
+		const unique = [...new Set(keys)];
+		const { seen } = await this.store.ask([VERSION_MARK, ...unique.map(checkedEntry)]);
+		// an older history (or a lost mark) holds uploaded keys without their "checked" entry
+		const asked = seen.has(VERSION_MARK)
+			? unique.filter((key) => seen.has(checkedEntry(key)))
+			: unique;
+		let known = new Set<string>();
+		if (asked.length > 0) {
+			const uploaded = await this.store.ask(asked);
+			if (uploaded.added.length > 0) await this.store.remove(uploaded.added);
+			known = uploaded.seen;
+		}
+		for (const key of unique) if (!known.has(key)) this.notDone.add(key);
+		// the count (for the warning near the cap) is read while the files go up
+		if (this.notDone.size > 0) this.counted = this.store.count().catch(() => 0);
+		this.lastBatchAt = this.now(); // the first batch comes a while after the check
+		return known;
+	}
+
+	/** The storage confirmed the file: its key is recorded with the next batch or at the end. */
+	uploaded(key: string): void {
+		this.notDone.delete(key);
+		this.done.add(key);
+		this.pending.add(key);
+		const every = Math.max(
+			this.timing.batchEveryMs,
+			this.timing.batchCallFactor * this.store.slowestMs,
+		);
+		if (this.inFlight || this.now() - this.lastBatchAt < every) return;
+		this.lastBatchAt = this.now();
+		const batch = [...this.pending];
+		this.pending.clear();
+		// a batch that fails is recorded with the end-of-run record, which holds every key
+		this.inFlight = this.store
+			.record(batch)
+			.then(
+				() => batch.forEach((k) => this.batched.add(k)),
+				() => undefined,
+			)
+			.finally(() => (this.inFlight = undefined));
+	}
+
+	/**
+	 * The end of the run: records every key of the run, then looks once more after a pause twice
+	 * as long as that record took. n8n rewrites the list without a lock, so a call of another run (a
+	 * queue-mode worker, or another execution) that read it before this record can write it back
+	 * without these keys, and such a call takes about as long as this one. Keys found missing are
+	 * recorded again and looked for after a longer pause. The "checked" entries of files not
+	 * uploaded are removed, and the count read during the run warns near the cap.
+	 */
+	async finish(): Promise<HistoryEnd> {
+		await this.inFlight;
+		const end: HistoryEnd = { unrecorded: [] };
+		const all = [...this.done];
+		if (all.length > 0) {
+			const started = this.now();
+			try {
+				await this.store.record(all);
+				const { lookFactor, lookPauseMinMs, lookPauseMaxMs } = this.timing;
+				const took = (this.now() - started) * lookFactor;
+				await this.confirm(all, Math.min(lookPauseMaxMs, Math.max(lookPauseMinMs, took)));
+			} catch {
+				end.unrecorded = all.filter((key) => !this.batched.has(key));
+			}
+		}
+		if (this.notDone.size > 0) {
+			// left behind, they would only cost the next run a question and its undo
+			await this.store.remove([...this.notDone].map(checkedEntry)).catch(() => undefined);
+		}
+		const count = await this.counted;
+		if (count !== undefined && count + 2 * all.length >= HISTORY_WARN_AT) {
+			end.warning = fullWarning(Math.min(HISTORY_ENTRIES, count + 2 * all.length));
+		}
+		return end;
+	}
+
+	/** Looks for the keys after `pause`, records the missing ones again, until a look finds none. */
+	private async confirm(keys: string[], pause: number): Promise<void> {
+		for (let round = 0; round < this.timing.rounds; round++) {
+			await sleep(round === 0 ? pause : this.timing.missingPauseMs);
+			const missing = await this.store.record(keys).catch(() => []); // recorded once already
+			if (missing.length === 0) return;
+		}
+	}
+}

@@ -1,0 +1,120 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { AdaptiveLimiter, runPool } from '../../transport/limiter';
+import { dedupeKey } from './dedupe';
+import type { FileSource } from './fileSources';
+import type { HistoryEnd, HistoryTiming } from './history';
+import { HISTORY_TIMING, RunHistory } from './history';
+import type { UploadJob } from './itemJobs';
+import { fileKey } from './uploadJob';
+
+/** Files whose keys are computed at once before the check (each is read once, start to end). */
+const KEYS_AT_ONCE = 8;
+/**
+ * Files that n8n's binary data mode hands over whole (`database`) stay in memory from their key to
+ * their upload while they fit in this much together; larger ones are read again for the upload.
+ */
+const KEEP_READ_BYTES = 32 * 1024 * 1024;
+/** `uploadedBy` of a file the history knows. */
+const BEFORE = -1;
+
+export type Turn = { skip: false } | { skip: true; reason: string };
+
+/** Skip Files Uploaded Before for one file of the run. */
+export interface FileDedupe {
+	key: string;
+	/** The source its key was computed from: a URL is not fetched again. */
+	source: FileSource;
+	/** Whether the file goes up; an earlier file of the run with the same key is waited for. */
+	turn(): Promise<Turn>;
+	/** Called once the job ended: `uploaded` when the storage confirmed the file. */
+	settle(uploaded: boolean): void;
+}
+
+export interface SkipPlan {
+	files: Map<UploadJob, FileDedupe | { error: unknown }>;
+	/** Without Continue On Fail: the first item whose key could not be computed (its file failed). */
+	failedItem?: number;
+	finish(): Promise<HistoryEnd>;
+}
+
+const reasonBefore =
+	'This node uploaded this file to this event and album before (Skip Files Uploaded Before).';
+const reasonInRun = (itemIndex: number) =>
+	`Item ${itemIndex} of this run has the same file for this event and album, and it was uploaded (Skip Files Uploaded Before).`;
+
+/**
+ * Computes the key of every file with the option on (a URL is downloaded once, its stored copy is
+ * reused for the upload), asks the node's history about all of them at once, and decides per file.
+ * Files of one run with the same key go up once: the first tries, the next waits for its outcome.
+ */
+export async function planSkips(
+	ctx: IExecuteFunctions,
+	jobs: UploadJob[],
+	continueOnFail: boolean,
+	timing: HistoryTiming = HISTORY_TIMING,
+): Promise<SkipPlan | undefined> {
+	const skipping = jobs.filter((job) => job.options.skipDuplicates === true);
+	if (skipping.length === 0) return undefined;
+	const prepared = new Map<UploadJob, { key: string; source: FileSource } | { error: unknown }>();
+	let failedItem: number | undefined;
+	let keptBytes = 0;
+	await runPool(skipping.length, new AdaptiveLimiter(KEYS_AT_ONCE), async (index) => {
+		const job = skipping[index];
+		if (failedItem !== undefined && job.itemIndex > failedItem) return;
+		try {
+			const source = await job.source();
+			const key = dedupeKey(job.linkId, job.albumId, await fileKey(job, source));
+			if (source.dispose && keptBytes + source.size <= KEEP_READ_BYTES) keptBytes += source.size;
+			else source.dispose?.(); // read whole (database mode): read again for the upload
+			prepared.set(job, { key, source });
+		} catch (error) {
+			prepared.set(job, { error });
+			if (!continueOnFail) failedItem = Math.min(failedItem ?? job.itemIndex, job.itemIndex);
+		}
+	});
+
+	const history = new RunHistory(ctx, timing);
+	const keyed = skipping.filter((job) => {
+		const file = prepared.get(job);
+		return file && 'key' in file && (failedItem === undefined || job.itemIndex <= failedItem);
+	});
+	const known = await history.check(keyed.map((job) => (prepared.get(job) as { key: string }).key));
+
+	const chains = new Map<string, Promise<number | undefined>>();
+	const files: SkipPlan['files'] = new Map();
+	for (const job of keyed) {
+		const { key, source } = prepared.get(job) as { key: string; source: FileSource };
+		const previous = chains.get(key) ?? Promise.resolve(known.has(key) ? BEFORE : undefined);
+		let pass!: (uploadedBy: number | undefined) => void;
+		chains.set(key, new Promise((resolve) => (pass = resolve)));
+		let settled = false;
+		const settle = (uploadedBy: Promise<number | undefined> | number | undefined) => {
+			if (settled) return;
+			settled = true;
+			void Promise.resolve(uploadedBy).then(pass);
+		};
+		files.set(job, {
+			key,
+			source,
+			turn: async () => {
+				const uploadedBy = await previous;
+				if (uploadedBy === undefined) return { skip: false };
+				settle(uploadedBy);
+				return {
+					skip: true,
+					reason: uploadedBy === BEFORE ? reasonBefore : reasonInRun(uploadedBy),
+				};
+			},
+			settle: (uploaded) => {
+				if (uploaded) history.uploaded(key);
+				settle(uploaded ? job.itemIndex : previous);
+			},
+		});
+	}
+	for (const job of skipping) {
+		const file = prepared.get(job);
+		if (file && 'error' in file) files.set(job, file);
+	}
+	return { files, failedItem, finish: async () => await history.finish() };
+}
