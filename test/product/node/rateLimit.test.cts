@@ -47,20 +47,4 @@ describe('Photo > Upload under a rate limit', () => {
 		expect(refused / signCalls().length).toBeLessThanOrEqual(0.15);
 		expect(signCalls().length).toBe(files + refused);
 	});
-
-	it('a limit over the PUT too (one window for everything): every file once, the refusals stay few', async () => {
-		emu.setOptions({ rateLimitPerSecond: 10 });
-		const files = 40;
-		const { items } = await runEventPics({
-			emu,
-			parameters: uploadParameters({ options: {} }),
-			inputItems: photos(files),
-		});
-		expect(items.map((item) => item.json.outcome)).toEqual(Array(files).fill('uploaded'));
-		expect(new Set(emu.uploads.map((upload) => upload.fileName)).size).toBe(files);
-		expect(emu.uploads).toHaveLength(files);
-		const limited = emu.requests.filter((r) => r.status === 429).length;
-		expect(limited).toBeGreaterThan(0);
-		expect(limited / emu.requests.length).toBeLessThanOrEqual(0.2);
-	});
 });
