@@ -27,7 +27,8 @@ async function startCli(args: string[], viaNpm = false): Promise<Running> {
 	child.stderr.on('data', (c) => (out += c));
 	const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 	await new Promise<void>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${out}`)), 5000);
+		// `npm run` alone takes seconds on a loaded 2-core machine: the wait for the banner is generous
+		const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${out}`)), 20_000);
 		const check = () => {
 			if (out.includes('Press Ctrl-C to stop.')) {
 				clearTimeout(timer);

@@ -45,15 +45,21 @@ function n8nEnv(userFolder, extra = {}) {
 }
 
 /**
- * Runs `n8n <args>`; resolves with its output whatever the exit code.
+ * Runs `n8n <args>`; resolves with its output whatever the exit code. Each run gets free ports of
+ * its own unless `env` names them: `n8n execute` starts a task broker too (default 5679), and two
+ * n8n processes on one machine must not share it.
  * @param {string[]} args
  * @param {NodeJS.ProcessEnv} env
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
-function runCli(args, env) {
-	return new Promise((resolve, reject) => {
+async function runCli(args, env) {
+	const ports = {
+		N8N_PORT: env.N8N_PORT ?? String(await freePort()),
+		N8N_RUNNERS_BROKER_PORT: env.N8N_RUNNERS_BROKER_PORT ?? String(await freePort()),
+	};
+	return await new Promise((resolve, reject) => {
 		const child = spawn(paths.nodeBin, [paths.n8nBin, ...args], {
-			env,
+			env: { ...env, ...ports },
 			cwd: env.N8N_USER_FOLDER,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
