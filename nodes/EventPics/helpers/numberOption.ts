@@ -10,7 +10,7 @@ export interface NumberRule {
 export type NumberCheck = { ok: true; value: number } | { ok: false; reason: string };
 
 export const NUMBER_RULES = {
-	concurrency: { label: 'Concurrent Uploads', min: 1, max: 16, integer: true },
+	concurrency: { label: 'Concurrent Uploads', min: 0, max: 64, integer: true },
 	maxAttempts: { label: 'Max Attempts', min: 1, max: 20, integer: true },
 	maxTotalWaitSeconds: { label: 'Max Total Wait (Seconds)', min: 0, max: 3600, integer: false },
 	timeoutSeconds: { label: 'Timeout (Seconds)', min: 1, max: 600, integer: true },

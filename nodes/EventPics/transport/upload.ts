@@ -39,13 +39,22 @@ export interface UploadReport {
 	brokenTransfers: string[];
 }
 
-/** Feedback for the concurrency limiter: every 429, every good answer (with the time a small request took). */
+/**
+ * The run's shared pacing: a wait for the learned request rate before each getuploadurl call, and
+ * feedback for it and the concurrency limiter: every 429 (with when its call was sent), every good
+ * answer (with the time getuploadurl took; none for the PUT).
+ */
 export interface RateSignals {
-	throttled: (retryAfterMs: number | undefined) => void;
-	succeeded: (elapsedMs?: number) => void;
+	paced: () => Promise<void>;
+	throttled: (retryAfterMs: number | undefined, sentAt: number) => void;
+	succeeded: (signMs?: number) => void;
 }
 
-const NO_SIGNALS: RateSignals = { throttled: () => undefined, succeeded: () => undefined };
+const NO_SIGNALS: RateSignals = {
+	paced: async () => undefined,
+	throttled: () => undefined,
+	succeeded: () => undefined,
+};
 
 /** An upload address is reused for a retry only while it is surely still valid (~300 s). */
 const UPLOAD_URL_REUSE_MS = 240_000;
@@ -74,11 +83,13 @@ export async function uploadFile(
 
 	const attempt = async (attemptNumber: number): Promise<AttemptOutcome<UploadReport>> => {
 		if (uploadUrl === undefined || Date.now() - issuedAt > UPLOAD_URL_REUSE_MS) {
+			await signals.paced();
 			uploadUrlRequests++;
 			const askedAt = Date.now();
 			const signed = await requestUploadUrl(ctx, baseUrl, apiKey, spec, policy.timeoutMs);
 			if (!signed.ok) {
-				if (signed.failure.statusCode === 429) signals.throttled(signed.failure.retryAfterMs);
+				if (signed.failure.statusCode === 429)
+					signals.throttled(signed.failure.retryAfterMs, askedAt);
 				return { failure: signed.failure, retry: isTransient(signed.failure) };
 			}
 			signals.succeeded(Date.now() - askedAt);
@@ -89,6 +100,7 @@ export async function uploadFile(
 		}
 
 		const body = await spec.openBody();
+		const putAt = Date.now();
 		const {
 			result: sent,
 			sentBytes,
@@ -129,7 +141,7 @@ export async function uploadFile(
 			};
 		}
 		const { failure } = checked;
-		if (failure.statusCode === 429) signals.throttled(failure.retryAfterMs);
+		if (failure.statusCode === 429) signals.throttled(failure.retryAfterMs, putAt);
 		if (failure.statusCode === 403) {
 			// Expired or refused signature: never replay it, ask for a fresh address at once.
 			uploadUrl = undefined;

@@ -57,6 +57,37 @@ describe('Photo > Upload: concurrent uploads', () => {
 		expect(maxOverlap(emu, 'storage')).toBeLessThanOrEqual(64);
 	});
 
+	it('0, the value the option shows when added, is the same automatic choice: 4 at first, then more', async () => {
+		emu.setOptions({ latencyMs: 60 });
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload({ concurrency: 0 }),
+			inputItems: photos(60),
+		});
+		expect(items.every((item) => item.json.statusCode === 200)).toBe(true);
+		expect(emu.uploads).toHaveLength(60);
+		const signs = emu.requests.filter(
+			(r) => r.server === 'api' && r.url.startsWith('/getuploadurl'),
+		);
+		const firstAnswer = Math.min(...signs.map((r) => r.endedAt ?? Number.POSITIVE_INFINITY));
+		expect(signs.filter((r) => r.startedAt < firstAnswer)).toHaveLength(4);
+		expect(maxOverlap(emu, 'storage')).toBeGreaterThan(8);
+	});
+
+	it('a typed number reaches what the automatic choice reaches: 40 at once, past the old 16', async () => {
+		emu.setOptions({ latencyMs: 200 });
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload({ concurrency: 40 }),
+			inputItems: photos(80),
+		});
+		expect(items.every((item) => item.json.statusCode === 200)).toBe(true);
+		expect(emu.uploads).toHaveLength(80);
+		expect(maxOverlap(emu, 'api')).toBeGreaterThan(16);
+		expect(maxOverlap(emu, 'api')).toBeLessThanOrEqual(40);
+		expect(maxOverlap(emu, 'storage')).toBeLessThanOrEqual(40);
+	});
+
 	it('runs one at a time when set to 1', async () => {
 		emu.setOptions({ latencyMs: 20 });
 		await runEventPics({ emu, parameters: upload({ concurrency: 1 }), inputItems: photos(8) });

@@ -29,33 +29,33 @@ describe('security: numeric options are checked whatever an expression gives', (
 	const cases: Array<[string, string, string]> = [
 		[
 			'concurrency',
-			'={{ 0 }}',
-			'"Concurrent Uploads" is 0, but must be a whole number from 1 to 16',
+			'={{ 65 }}',
+			'"Concurrent Uploads" is 65, but must be a whole number from 0 to 64',
 		],
 		[
 			'concurrency',
 			'={{ -1 }}',
-			'"Concurrent Uploads" is -1, but must be a whole number from 1 to 16',
+			'"Concurrent Uploads" is -1, but must be a whole number from 0 to 64',
 		],
 		[
 			'concurrency',
 			'={{ NaN }}',
-			'"Concurrent Uploads" is NaN, but must be a whole number from 1 to 16',
+			'"Concurrent Uploads" is NaN, but must be a whole number from 0 to 64',
 		],
 		[
 			'concurrency',
 			'={{ 2.5 }}',
-			'"Concurrent Uploads" is 2.5, but must be a whole number from 1 to 16',
+			'"Concurrent Uploads" is 2.5, but must be a whole number from 0 to 64',
 		],
 		[
 			'concurrency',
 			'={{ 1000 }}',
-			'"Concurrent Uploads" is 1000, but must be a whole number from 1 to 16',
+			'"Concurrent Uploads" is 1000, but must be a whole number from 0 to 64',
 		],
 		[
 			'concurrency',
 			'={{ "four" }}',
-			'"Concurrent Uploads" is "four", but must be a whole number from 1 to 16',
+			'"Concurrent Uploads" is "four", but must be a whole number from 0 to 64',
 		],
 		['maxAttempts', '={{ NaN }}', '"Max Attempts" is NaN, but must be a whole number from 1 to 20'],
 		['maxAttempts', '={{ 0 }}', '"Max Attempts" is 0, but must be a whole number from 1 to 20'],
@@ -106,16 +106,27 @@ describe('security: numeric options are checked whatever an expression gives', (
 		},
 	);
 
-	it('Concurrent Uploads {{ 0 }} under Continue On Fail is an error item, never an empty "success"', async () => {
+	it('Concurrent Uploads {{ 0 }} is the automatic choice: every file goes up, never an empty "success"', async () => {
 		const result = await runEventPics({
 			emu,
 			continueOnFail: true,
 			parameters: uploadParameters({ options: { concurrency: '={{ 0 }}' } }),
 			inputItems: [photo(), photo()],
 		});
+		expect(result.items.map((item) => item.json.outcome)).toEqual(['uploaded', 'uploaded']);
+		expect(emu.uploads).toHaveLength(2);
+	});
+
+	it('Concurrent Uploads {{ -1 }} under Continue On Fail is an error item for each item, nothing sent', async () => {
+		const result = await runEventPics({
+			emu,
+			continueOnFail: true,
+			parameters: uploadParameters({ options: { concurrency: '={{ -1 }}' } }),
+			inputItems: [photo(), photo()],
+		});
 		expect(result.items).toHaveLength(2);
 		expect(
-			result.items.every((item) => String(item.json.error).includes('"Concurrent Uploads" is 0')),
+			result.items.every((item) => String(item.json.error).includes('"Concurrent Uploads" is -1')),
 		).toBe(true);
 		expect(emu.uploads).toHaveLength(0);
 	});

@@ -9,12 +9,13 @@ const { startEmulator } = require('./index');
  * `node test/tools/emulator/cli.js` (npm run emulator): the EventPics emulator on 127.0.0.1.
  * Flags: --port <n> (service, default 8787), --storage-port <n> (default 8788), --ttl <seconds> (default 300),
  * --storage-dir <dir> (default .eventpics-emulator/ in the current folder; files there are listed again on restart),
- * --latency <ms>, --rate-limit <n per second>, --storage-read-rate <bytes per second>,
+ * --latency <ms>, --rate-limit <n per second>,
+ * --api-rate-limit <n per second>, --storage-read-rate <bytes per second>,
  * --download-rate <bytes per second>, --seed <n>, --help.
  */
 
 const USAGE = `Usage: node test/tools/emulator/cli.js [--port 8787] [--storage-port 8788] [--ttl 300]
-       [--storage-dir .eventpics-emulator] [--latency 0] [--rate-limit 0] [--seed N]
+       [--storage-dir .eventpics-emulator] [--latency 0] [--rate-limit 0] [--api-rate-limit 0] [--seed N]
        [--storage-read-rate 0] [--download-rate 0]   (bytes per second; 0 = unlimited)`;
 
 /** @param {string[]} argv */
@@ -58,6 +59,7 @@ async function main() {
 		'storage-dir',
 		'latency',
 		'rate-limit',
+		'api-rate-limit',
 		'seed',
 		'storage-read-rate',
 		'download-rate',
@@ -70,6 +72,7 @@ async function main() {
 		urlTtlSeconds: num(flags, 'ttl', 300) || 300,
 		latencyMs: num(flags, 'latency', 0),
 		rateLimitPerSecond: num(flags, 'rate-limit', 0),
+		apiRateLimitPerSecond: num(flags, 'api-rate-limit', 0),
 		storageReadBytesPerSecond: num(flags, 'storage-read-rate', 0),
 		downloadBytesPerSecond: num(flags, 'download-rate', 0),
 		seed: flags.seed === undefined ? undefined : num(flags, 'seed', 0),

@@ -211,6 +211,21 @@ describe('rate limit', () => {
 		await sleep(1000);
 		expect((await list()).status).toBe(200);
 	});
+
+	test('apiRateLimitPerSecond: N requests per second across the two service endpoints; the PUT is never limited', async () => {
+		const url = await uploadUrlFor(emu);
+		emu.setOptions({ apiRateLimitPerSecond: 2 });
+		expect((await list()).status).toBe(200);
+		expect((await ask()).status).toBe(200);
+		for (const body of ['x', 'y', 'z']) expect((await put(url, body)).status).toBe(200);
+		const over = await ask();
+		expect(over.status).toBe(429);
+		expect(over.headers['retry-after']).toBe('1');
+		expect(over.text).toBe('');
+		expect((await list()).status).toBe(429);
+		await sleep(1000);
+		expect((await ask()).status).toBe(200);
+	});
 });
 
 describe('bad answers', () => {

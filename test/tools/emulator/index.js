@@ -116,6 +116,7 @@ async function startEmulator(startOptions = {}) {
 		options: { ...initialOptions },
 		faults: new FaultSet(seed),
 		limiter: new RateLimiter(),
+		apiLimiter: new RateLimiter(),
 		secret: signingSecret ?? crypto.randomBytes(32).toString('hex'),
 		baseUrl: '',
 		storageUrl: '',
@@ -158,6 +159,7 @@ async function startEmulator(startOptions = {}) {
 		reset: () => {
 			state.faults.clear();
 			state.limiter.clear();
+			state.apiLimiter.clear();
 			state.downloads.clear();
 			state.putLink.clear();
 			state.downloadLink.clear();

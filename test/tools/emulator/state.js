@@ -11,6 +11,7 @@ const { silence, stallMidAnswer } = require('./network');
  * @property {number} urlTtlSeconds validity of an upload address (default 300)
  * @property {number} latencyMs added to every request of both endpoints and the PUT (default 0)
  * @property {number} rateLimitPerSecond requests per second across both endpoints and the PUT; 0 = none (default 0)
+ * @property {number} apiRateLimitPerSecond requests per second across the two service endpoints only (an API gateway's limit; the storage is not limited); 0 = none (default 0)
  * @property {number} maxUploadBytes largest accepted PUT body (default 5 GiB, S3's single-PUT limit)
  * @property {number} bodyIdleTimeoutMs a PUT whose body stalls this long is refused with 400 RequestTimeout (default 20000)
  * @property {number} drainLimitBytes a refused request body up to this size is read before answering; larger ones get the answer and the connection closes (default 64 MiB)
@@ -51,6 +52,7 @@ const { silence, stallMidAnswer } = require('./network');
  * @property {EmulatorOptions} options
  * @property {FaultSet} faults
  * @property {RateLimiter} limiter
+ * @property {RateLimiter} apiLimiter the window of apiRateLimitPerSecond
  * @property {string} secret HMAC key of the upload addresses
  * @property {string} baseUrl
  * @property {string} storageUrl
@@ -70,6 +72,7 @@ const DEFAULT_OPTIONS = {
 	urlTtlSeconds: 300,
 	latencyMs: 0,
 	rateLimitPerSecond: 0,
+	apiRateLimitPerSecond: 0,
 	maxUploadBytes: 5 * 1024 ** 3,
 	bodyIdleTimeoutMs: 20000,
 	drainLimitBytes: 64 * 1024 ** 2,
@@ -158,7 +161,9 @@ async function gate(state, endpoint, req, res) {
 	const server = endpoint === 'put' || endpoint === 'download' ? 'storage' : 'api';
 	if (endpoint !== 'download') {
 		if (state.options.latencyMs > 0) await sleep(state.options.latencyMs);
-		if (state.limiter.over(state.options.rateLimitPerSecond)) {
+		const apiLimited =
+			endpoint !== 'put' && state.apiLimiter.over(state.options.apiRateLimitPerSecond);
+		if (apiLimited || state.limiter.over(state.options.rateLimitPerSecond)) {
 			await answerAfterBody(state, req, res, () => sendFault(server, res, 429, { retryAfter: '1' }));
 			return { handled: true };
 		}

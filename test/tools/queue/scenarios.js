@@ -146,8 +146,13 @@ async function rateLimitStorm(ctx, workers) {
 		const refused = requests.filter((/** @type {any} */ r) => r.status === 429).length;
 		assert.ok(refused > 0, 'the rate limit never answered 429: no storm happened');
 		const retried = results.filter((r) => r.attempts > 1).length;
+		const signs = requests.filter(
+			(/** @type {any} */ r) => r.method === 'POST' && r.url.startsWith('/getuploadurl'),
+		);
+		const signsRefused = signs.filter((/** @type {any} */ r) => r.status === 429).length;
+		const share = signs.length === 0 ? 0 : (100 * signsRefused) / signs.length;
 		ctx.step(
-			`ok  429 storm (10 requests/s allowed), 120 files on both workers: all stored once in ${run.seconds.toFixed(1)} s (ideal ${((photos.length * 2) / 10).toFixed(0)} s); ${refused} of ${requests.length} requests answered 429, ${retried} files needed more than one try`,
+			`ok  429 storm (10 requests/s allowed), 120 files on both workers: all stored once in ${run.seconds.toFixed(1)} s (ideal ${((photos.length * 2) / 10).toFixed(0)} s); ${refused} of ${requests.length} requests answered 429 (getuploadurl: ${signsRefused} of ${signs.length}, ${share.toFixed(1)}%), ${retried} files needed more than one try`,
 		);
 		report(ctx, run.answers, workers);
 	} finally {

@@ -5,7 +5,7 @@ import { DEFAULT_RETRY_POLICY } from '../../transport/retryPolicy';
 import {
 	ALLOW_ANY_TYPE,
 	ALLOW_UNKNOWN_TYPES,
-	DEFAULT_CONCURRENCY,
+	AUTOMATIC_CONCURRENCY,
 	DEFAULT_MAX_FILE_SIZE_MB,
 } from './uploadOptions';
 
@@ -80,8 +80,9 @@ export const optionsField: INodeProperties = {
 		...allowOptions,
 		numberOption(
 			'concurrency',
-			DEFAULT_CONCURRENCY,
-			'How many files are uploaded at once. Without this option the node chooses, from 4 up to 64 while EventPics answers quickly.',
+			AUTOMATIC_CONCURRENCY,
+			'How many files are uploaded at once. 0 = automatic: from 4 up to 64 while EventPics answers quickly.',
+			{ hint: '0 = automatic (4 growing to 64); 1 uploads one file after the other' },
 		),
 		{
 			displayName: 'Duplicate Key',

@@ -1,6 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { AdaptiveLimiter, runPool } from '../../transport/limiter';
+import { RateGate } from '../../transport/rateGate';
+import type { RateSignals } from '../../transport/upload';
 import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { NodeError } from '../items';
 import { asNodeError } from '../items';
@@ -12,7 +15,12 @@ import type { SkipPlan } from './skipPlan';
 import { planSkips } from './skipPlan';
 import { uploadDescription } from './upload.description';
 import type { UploadOptions } from './uploadOptions';
-import { AUTO_MAX_CONCURRENCY, readUploadOptions, START_CONCURRENCY } from './uploadOptions';
+import {
+	AUTO_MAX_CONCURRENCY,
+	AUTOMATIC_CONCURRENCY,
+	readUploadOptions,
+	START_CONCURRENCY,
+} from './uploadOptions';
 import { runUploadJob } from './uploadJob';
 
 export const description: INodeProperties[] = uploadDescription;
@@ -57,11 +65,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 	}
 
-	// Without the option: automatic, from a few up to many. With it: the user's number from the start.
+	// Automatic (0 or no option): from a few up to many. A number: that many from the start.
+	const concurrency = options.concurrency ?? AUTOMATIC_CONCURRENCY;
 	const limiter =
-		options.concurrency === undefined
+		concurrency === AUTOMATIC_CONCURRENCY
 			? new AdaptiveLimiter(AUTO_MAX_CONCURRENCY, { start: START_CONCURRENCY })
-			: new AdaptiveLimiter(options.concurrency);
+			: new AdaptiveLimiter(concurrency);
 	const slots = new Map<UploadJob, number>();
 	for (const job of jobs) {
 		const outputs = outcomes[job.itemIndex].outputs;
@@ -71,11 +80,22 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	// Skip Files Uploaded Before: every key computed and checked at once, before the uploads
 	const plan = await planSkips(this, jobs, continueOnFail);
 	let stopAt = plan?.failedItem ?? Number.POSITIVE_INFINITY;
-	// The shared pause after a 429 is a wait too: never longer than Max Total Wait.
-	const signals = {
-		throttled: (ms: number | undefined) =>
-			limiter.throttled(ms === undefined ? undefined : Math.min(ms, policy.maxTotalWaitMs)),
-		succeeded: (ms?: number) => limiter.succeeded(ms),
+	// One request rate for the whole run, learned from the 429s (transport/rateGate.ts). The first
+	// 429 also pauses new starts and halves the limiter; after that the gate's rate answers them.
+	// A pause is a wait too: never longer than Max Total Wait.
+	const gate = new RateGate({ now: Date.now, sleep });
+	const signals: RateSignals = {
+		paced: async () => await gate.take(),
+		throttled: (retryAfterMs, sentAt) => {
+			const ms =
+				retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, policy.maxTotalWaitMs);
+			if (gate.rate() === undefined) limiter.throttled(ms);
+			gate.throttled(sentAt, ms);
+		},
+		succeeded: (signMs) => {
+			gate.succeeded(signMs !== undefined);
+			limiter.succeeded(signMs);
+		},
 	};
 
 	await runPool(jobs.length, limiter, async (index) => {

@@ -6,13 +6,13 @@ import { duplicateKeyText, fileNameText } from '../../helpers/optionText';
 import { itemError } from '../items';
 
 /**
- * Concurrency: without the "Concurrent Uploads" option the node starts with START_CONCURRENCY and
- * may grow to AUTO_MAX_CONCURRENCY while the answers stay good; with it, the user's number (1-16)
- * runs from the start (fewer for a while after a 429). DEFAULT_CONCURRENCY is the value the option
- * shows when added.
+ * Concurrency: "Concurrent Uploads" 0 (the value the option shows when added) or the option left
+ * out is automatic: the node starts with START_CONCURRENCY and may grow to AUTO_MAX_CONCURRENCY
+ * while the answers stay good. 1 to AUTO_MAX_CONCURRENCY runs that many from the start (fewer for
+ * a while after the first 429).
  */
 export const AUTO_MAX_CONCURRENCY = 64;
-export const DEFAULT_CONCURRENCY = 16;
+export const AUTOMATIC_CONCURRENCY = 0;
 export const START_CONCURRENCY = 4;
 
 /** The names of the type options, as the Options list shows them and messages name them. */
