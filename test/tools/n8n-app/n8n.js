@@ -115,14 +115,18 @@ async function executeWorkflow(id, env) {
 }
 
 /**
- * `n8n import:workflow` of a workflow object. n8n 2.0.x refuses a workflow without `versionId`, so
- * one is added when missing.
+ * `n8n import:workflow` of a workflow object. n8n 2.0.x refuses a workflow without `versionId` or
+ * `active` (a NOT NULL column there), so they are added when missing (`active: false`: publishing is
+ * publishWorkflow's part).
  * @param {any} workflow
  * @param {string} file where to write it for the import
  * @param {NodeJS.ProcessEnv} env
  */
 async function importWorkflow(workflow, file, env) {
-	fs.writeFileSync(file, JSON.stringify({ versionId: crypto.randomUUID(), ...workflow }));
+	fs.writeFileSync(
+		file,
+		JSON.stringify({ versionId: crypto.randomUUID(), active: false, ...workflow }),
+	);
 	await mustRun(['import:workflow', `--input=${file}`], env);
 }
 
