@@ -1,26 +1,6 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_BASE_URL } from '../nodes/EventPics/helpers/baseUrl';
-
-/**
- * The credential test's base address: the Base URL without trailing slashes, checked with the same
- * rule as the node (helpers/baseUrl.ts). An http:// address is kept only for a loopback host; one
- * with a user name or password, a ?query or a #fragment is refused too. A refused address becomes
- * empty, so the test stops with "Invalid URL" before anything, and above all the API key, is sent
- * (and nothing of the address is shown back).
- */
-const SAFE_BASE_URL =
-	'((u) => /[?#]/.test(u) || /^[a-z][a-z0-9+.-]*:\\/\\/[^\\/]*@/i.test(u) ? "" : ' +
-	'/^https:\\/\\//i.test(u) || /^http:\\/\\/(127\\.\\d+\\.\\d+\\.\\d+|localhost|\\[::1\\])(:\\d+)?(\\/|$)/i.test(u) ? u : "")' +
-	`(String($credentials.baseUrl || "${DEFAULT_BASE_URL}").trim().replace(/\\/+$/, ""))`;
-
-const REDIRECT_MESSAGE = `answered with a redirect to another address. The test does not follow redirects, so the API key was not sent there. Check the Base URL: keep ${DEFAULT_BASE_URL} unless you use the local emulator.`;
 
 export class EventPicsApi implements ICredentialType {
 	name = 'eventPicsApi';
@@ -53,7 +33,7 @@ export class EventPicsApi implements ICredentialType {
 		{
 			// shown under the field while the address starts with http://, where the user looks
 			displayName:
-				'Plain http:// is only for the local EventPics emulator on 127.0.0.1, localhost or [::1]. For any other host the node and "Test" refuse this Base URL (the test then says "Invalid URL"), so that the API key never travels unencrypted: use https://.',
+				'Plain http:// is only for the local EventPics emulator on 127.0.0.1, localhost or [::1]. For any other host the node refuses this Base URL, and saving says so, so that the API key never travels unencrypted: use https://.',
 			name: 'plainHttpNotice',
 			type: 'notice',
 			default: '',
@@ -70,42 +50,6 @@ export class EventPicsApi implements ICredentialType {
 		},
 	};
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: `={{${SAFE_BASE_URL}}}`,
-			url: '/geteventsandalbums',
-			method: 'GET',
-			// n8n would send the key along to wherever a redirect points
-			disableFollowRedirect: true,
-			sendCredentialsOnCrossOriginRedirect: false,
-		},
-		rules: [
-			...[301, 302, 303, 307, 308].map((value) => ({
-				type: 'responseCode' as const,
-				properties: { value, message: `The Base URL (${value}) ${REDIRECT_MESSAGE}` },
-			})),
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'EventPics refused the API key (401). Copy the key again from the EventPics app (open the event, then the API key management) and paste it without spaces.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message: `No EventPics API answered at this Base URL (404). Keep the default ${DEFAULT_BASE_URL} unless you use the local emulator.`,
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 429,
-					message: 'EventPics is rate limiting this key (429). Wait a minute and test again.',
-				},
-			},
-		],
-	};
+	// The test is the node's method eventPicsApiTest (EventPics.node.ts, testedBy): it checks the Base
+	// URL with the node's own rule and bounds the answer, which a declarative `test` cannot.
 }

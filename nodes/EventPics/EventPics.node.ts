@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nodeProperties } from './actions/resources';
 import { router } from './actions/router';
-import { searchAlbums, searchEvents } from './methods';
+import { eventPicsApiTest, searchAlbums, searchEvents } from './methods';
 
 /** The canvas subtitle: the action in words ("Upload photo"), "Custom API call" for n8n's own entry. */
 const SUBTITLE =
@@ -27,12 +27,14 @@ export class EventPics implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'eventPicsApi', required: true }],
+		// tested by the node's own method: n8n's declarative test has no bounds on the answer's body
+		credentials: [{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' }],
 		properties: nodeProperties,
 	};
 
 	methods = {
 		listSearch: { searchEvents, searchAlbums },
+		credentialTest: { eventPicsApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,5 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { NO_ALBUM } from '../helpers/naming';
+
 export const eventLocator: INodeProperties = {
 	displayName: 'Event',
 	name: 'event',
@@ -19,7 +21,8 @@ export const eventLocator: INodeProperties = {
 			displayName: 'By Link ID',
 			name: 'id',
 			type: 'string',
-			placeholder: 'e.g. wedding-anna-ben',
+			// EventPics link IDs are short codes like the end of an event's share link
+			placeholder: 'e.g. hx7Kq2',
 		},
 	],
 };
@@ -30,7 +33,7 @@ export const albumLocator: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	description:
-		'The album of the chosen event to upload into. Choose "No album" in the list (or leave By ID empty) to upload without an album, as EventPics allows. Changing the event empties this field.',
+		'The album of the chosen event; empty ("No album") uploads into the event itself. Changing the event empties this field.',
 	// the editor empties a picked album when the event changes (n8n resets a resource locator
 	// whose dependencies change), so an album of the previous event cannot stay behind
 	typeOptions: { loadOptionsDependsOn: ['event.value'] },
@@ -39,7 +42,9 @@ export const albumLocator: INodeProperties = {
 			displayName: 'From List',
 			name: 'list',
 			type: 'list',
-			placeholder: 'Select an album...',
+			// an empty Album uploads into the event itself, so the empty field says so (also after
+			// picking the list's "No album" entry, which empties it)
+			placeholder: NO_ALBUM,
 			typeOptions: { searchListMethod: 'searchAlbums', searchable: true },
 		},
 		{

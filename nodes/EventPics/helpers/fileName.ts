@@ -49,3 +49,18 @@ export function sanitizeFileName(raw: string): string {
 	const stem = suffix ? clean.slice(0, clean.length - suffix.length) : clean;
 	return cutToBytes(stem, MAX_FILE_NAME_BYTES - utf8Length(suffix)).trimEnd() + suffix;
 }
+
+/** The file name of a Content-Disposition header (RFC 6266: filename* first, then filename). */
+export function fileNameFromDisposition(disposition: string | undefined): string | undefined {
+	if (!disposition) return undefined;
+	const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(disposition);
+	if (extended) {
+		try {
+			return decodeURIComponent(extended[2].trim());
+		} catch {
+			// a malformed percent-encoding: fall back to the plain filename parameter
+		}
+	}
+	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(disposition);
+	return plain ? (plain[2] ?? plain[1]).trim() : undefined;
+}

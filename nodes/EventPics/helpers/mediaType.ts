@@ -52,9 +52,9 @@ function isPhotoOrVideo(contentType: string): boolean {
 }
 
 export interface TypeRules {
-	/** Send Unknown Types as Octet-Stream. */
+	/** Option "Allow Unknown Types": send what cannot be told as octet-stream. */
 	allowUnknown: boolean;
-	/** Allow Files That Are Not Photos or Videos. */
+	/** Option "Allow Any File Type". */
 	allowOther: boolean;
 }
 
@@ -66,7 +66,7 @@ export type TypeDecision =
  * The name and Content-Type a file is sent with, from its name, its binary's MIME type and its first
  * bytes: a name without extension whose MIME type says nothing is named from its content (JPEG, HEIC,
  * MP4, ...). Refuses what an album should not get unless allowed: a type that is neither a photo nor
- * a video, octet-stream without "Send Unknown Types as Octet-Stream", text or HTML sent as a photo.
+ * a video, octet-stream without "Allow Unknown Types", text or HTML sent as a photo.
  */
 export function decideType(
 	fileName: string,

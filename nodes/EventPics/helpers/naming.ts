@@ -3,6 +3,9 @@ import type { EventSummary } from './events';
 /** How many events or albums an error lists before "and N more". */
 export const MAX_LISTED = 10;
 
+/** What an empty Album means, in words: the Album list's first entry and the empty field's text. */
+export const NO_ALBUM = 'No album (upload into the event itself)';
+
 /** `"Title" (id)`, or `"id"` when the title is unknown or the id itself. */
 export function named(title: string | undefined, id: string): string {
 	const cleanTitle = (title ?? '').trim();

@@ -1,2 +1,3 @@
+export { eventPicsApiTest } from './credentialTest';
 export { searchAlbums } from './searchAlbums';
 export { searchEvents } from './searchEvents';

@@ -17,7 +17,7 @@ const DROPDOWN_RETRY_POLICY = {
 
 const KEY_REFUSED = 'EventPics refused the API key of the credential (401)';
 const KEY_ADVICE =
-	'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and use "Test" there.';
+	'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it: n8n tests the key on Save.';
 
 /** The key's events for a dropdown, with errors the editor can show. */
 export async function loadEvents(ctx: ILoadOptionsFunctions): Promise<EventSummary[]> {

@@ -6,14 +6,14 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { matchesFilter } from '../helpers/events';
-import { eventNotOfKey } from '../helpers/naming';
+import { eventNotOfKey, NO_ALBUM } from '../helpers/naming';
 import { loadEvents } from './loadEvents';
 
 /** A list result whose value empties the Album field (a search result, not an option of the node). */
 const emptyingEntry = (label: string): INodeListSearchItems => ({ name: label, value: '' });
 
 /** The entry that empties the Album field: EventPics accepts an upload without an album. */
-const NO_ALBUM_ENTRY = emptyingEntry('No album (upload into the event itself)');
+const NO_ALBUM_ENTRY = emptyingEntry(NO_ALBUM);
 
 /** The entry shown for an event without albums: choosing it leaves the Album field empty. */
 const EVENT_HAS_NO_ALBUMS_ENTRY = emptyingEntry('This event has no albums: leave Album empty');

@@ -18,12 +18,13 @@ export function formatBytes(bytes: number): string {
 /**
  * Reads an answer body, but never more than `maxBytes` (the rest is not read: the stream is
  * destroyed) and never past the deadline `signal` (the stream is destroyed when it fires, so a
- * server that sends one byte now and then cannot hold the node).
+ * server that sends one byte now and then cannot hold the node). `onBytes` hears of every chunk.
  */
 export async function readAnswer(
 	stream: AnswerStream,
 	maxBytes: number,
 	signal: AbortSignal,
+	onBytes?: (count: number) => void,
 ): Promise<AnswerRead> {
 	if (signal.aborted) {
 		stream.destroy();
@@ -37,6 +38,7 @@ export async function readAnswer(
 		for await (const chunk of stream) {
 			const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 			size += bytes.length;
+			onBytes?.(bytes.length);
 			if (size > maxBytes) {
 				stream.destroy();
 				return { ok: false, reason: 'tooLarge' };

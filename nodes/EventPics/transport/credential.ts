@@ -1,7 +1,7 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { checkBaseUrl } from '../helpers/baseUrl';
+import type { EventPicsContext } from './types';
 import { CREDENTIAL_TYPE } from './types';
 
 /** The EventPics credential as the node uses it: a Base URL safe to send the key to, and the key. */
@@ -14,9 +14,7 @@ export interface CheckedCredential {
  * Reads the EventPics credential and refuses it before anything is sent: a Base URL that would
  * expose the key (see helpers/baseUrl.ts), or no API key. The errors say which field to correct.
  */
-export async function readCredential(
-	ctx: IExecuteFunctions | ILoadOptionsFunctions,
-): Promise<CheckedCredential> {
+export async function readCredential(ctx: EventPicsContext): Promise<CheckedCredential> {
 	const credentials = (await ctx.getCredentials(CREDENTIAL_TYPE)) as {
 		apiKey?: unknown;
 		baseUrl?: unknown;

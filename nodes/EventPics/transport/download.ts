@@ -1,5 +1,6 @@
 import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
+import { fileNameFromDisposition } from '../helpers/fileName';
 import { shownSize } from '../helpers/size';
 import type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
 import {
@@ -10,18 +11,19 @@ import {
 	cutShort,
 	failedRequest,
 	shownUrl,
-	stalled,
+	stopped,
 	tooLarge,
 } from './downloadRefusals';
 import { watchDownload } from './downloadWatch';
+import { callerWith, withCancel } from './signals';
+import type { TransferWatch } from './transferWatch';
+import { SLOWEST_LINK_BYTES_PER_SECOND, watchTransfer } from './transferWatch';
 import type { BinaryStream } from './upload';
 
 export type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
 
 /** Redirects followed at most, each one checked like the first address. */
 const MAX_REDIRECTS = 10;
-/** No answer (headers, then body bytes) for this long ends a download. */
-const DOWNLOAD_IDLE_TIMEOUT_MS = 60_000;
 
 /** A file downloaded once into n8n's binary store. */
 export interface StoredDownload {
@@ -45,24 +47,16 @@ function header(headers: Record<string, unknown>, name: string): string | undefi
 	return typeof value === 'string' ? value : undefined;
 }
 
-/** The file name of a Content-Disposition header (RFC 6266: filename* first, then filename). */
-function fileNameFromDisposition(disposition: string | undefined): string | undefined {
-	if (!disposition) return undefined;
-	const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(disposition);
-	if (extended) {
-		try {
-			return decodeURIComponent(extended[2].trim());
-		} catch {
-			// a malformed percent-encoding: fall back to the plain filename parameter
-		}
-	}
-	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(disposition);
-	return plain ? (plain[2] ?? plain[1]).trim() : undefined;
-}
-
-/** One GET, redirects not followed (each hop is checked by the caller). */
-async function getOnce(ctx: IExecuteFunctions, url: string): Promise<IN8nHttpFullResponse> {
-	return (await ctx.helpers.httpRequest({
+/**
+ * One GET, redirects not followed (each hop is checked by the caller). Ended by the download's
+ * watch, not by n8n's `timeout` (that one runs until the headers only).
+ */
+async function getOnce(
+	ctx: IExecuteFunctions,
+	url: string,
+	signal: AbortSignal,
+): Promise<IN8nHttpFullResponse> {
+	return (await ctx.helpers.httpRequest.call(callerWith(ctx, signal), {
 		method: 'GET',
 		url,
 		// an uncompressed answer, so that Content-Length is the size of the file
@@ -71,16 +65,17 @@ async function getOnce(ctx: IExecuteFunctions, url: string): Promise<IN8nHttpFul
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
-		timeout: DOWNLOAD_IDLE_TIMEOUT_MS,
+		abortSignal: signal,
 	})) as IN8nHttpFullResponse;
 }
 
-/** Stores a 2xx answer's body, within the size limit. */
+/** Stores a 2xx answer's body, within the size limit, while the transfer's watch keeps time. */
 async function store(
 	ctx: IExecuteFunctions,
 	address: URL,
 	response: IN8nHttpFullResponse,
 	limits: DownloadLimits,
+	transfer: TransferWatch,
 ): Promise<DownloadResult> {
 	const url = shownUrl(address);
 	const headers = (response.headers ?? {}) as Record<string, unknown>;
@@ -101,21 +96,22 @@ async function store(
 	}
 	const contentType = header(headers, 'content-type')?.split(';')[0].trim() || undefined;
 	const fileName = fileNameFromDisposition(header(headers, 'content-disposition'));
-	const watch = watchDownload(stream, limits.maxBytes, DOWNLOAD_IDLE_TIMEOUT_MS);
+	const watch = watchDownload(stream, limits.maxBytes, transfer);
 	const overLimit = () =>
 		tooLarge(url, limits.maxBytes, `sent more; stopped after ${shownSize(watch.received)}`);
 	let binary: IBinaryData;
 	try {
 		binary = await ctx.helpers.prepareBinaryData(stream, fileName, contentType);
 	} catch (error) {
-		if (watch.stopped === 'tooLarge') return { ok: false, refusal: overLimit() };
-		if (watch.stopped === 'stalled')
-			return { ok: false, refusal: stalled(url, watch.received, DOWNLOAD_IDLE_TIMEOUT_MS) };
+		if (watch.tooLarge) return { ok: false, refusal: overLimit() };
+		if (transfer.stopped) return { ok: false, refusal: stopped(url, transfer, limits) };
 		return { ok: false, refusal: brokeOff(url, error, watch.received) };
 	} finally {
 		watch.end();
 	}
-	if (watch.stopped === 'tooLarge') return { ok: false, refusal: overLimit() };
+	if (watch.tooLarge) return { ok: false, refusal: overLimit() };
+	// a watch that fired as the store finished: what was stored may be cut short
+	if (transfer.stopped) return { ok: false, refusal: stopped(url, transfer, limits) };
 	const size = binary.id
 		? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.from(binary.data, 'base64').length;
@@ -127,27 +123,48 @@ async function store(
 /**
  * Downloads an http(s) address once into n8n's binary store. Follows redirects itself, so that every
  * hop is checked (internal addresses refused unless allowed, at most MAX_REDIRECTS), and never stores
- * more than `limits.maxBytes`: refused by Content-Length before reading, stopped while reading.
+ * more than `limits.maxBytes`: refused by Content-Length before reading, stopped while reading. It
+ * always ends: no byte for Timeout (the headers included), or less than 256 kbit/s on average once
+ * Timeout has passed, ends it (at most Timeout + size at that rate).
  */
 export async function downloadToStore(
 	ctx: IExecuteFunctions,
 	address: URL,
 	limits: DownloadLimits,
 ): Promise<DownloadResult> {
+	const transfer = watchTransfer({
+		stallMs: limits.timeoutMs,
+		minBytesPerSecond: SLOWEST_LINK_BYTES_PER_SECOND,
+	});
+	try {
+		return await followAndStore(ctx, address, limits, transfer);
+	} finally {
+		transfer.end();
+	}
+}
+
+async function followAndStore(
+	ctx: IExecuteFunctions,
+	address: URL,
+	limits: DownloadLimits,
+	transfer: TransferWatch,
+): Promise<DownloadResult> {
+	const signal = withCancel(ctx, transfer.signal);
 	let url = address;
 	for (let redirects = 0; ; redirects++) {
 		const refused = checkAddress(url, limits, redirects);
 		if (refused) return { ok: false, refusal: refused };
 		let response: IN8nHttpFullResponse;
 		try {
-			response = await getOnce(ctx, url.href);
+			response = await getOnce(ctx, url.href, signal);
 		} catch (error) {
+			if (transfer.stopped) return { ok: false, refusal: stopped(shownUrl(url), transfer, limits) };
 			return { ok: false, refusal: failedRequest(shownUrl(url), error) };
 		}
 		const location = header((response.headers ?? {}) as Record<string, unknown>, 'location');
 		if (!REDIRECT_STATUSES.has(response.statusCode) || !location) {
 			if (response.statusCode >= 200 && response.statusCode <= 299)
-				return await store(ctx, url, response, limits);
+				return await store(ctx, url, response, limits, transfer);
 			(response.body as BinaryStream).destroy();
 			return { ok: false, refusal: badStatus(shownUrl(url), response.statusCode) };
 		}

@@ -1,11 +1,15 @@
 import { internalHostReason } from '../helpers/address';
 import { shownSize } from '../helpers/size';
 import { networkFailure } from './failures';
+import type { TransferWatch } from './transferWatch';
+import { shownDuration } from './transferWatch';
 
 export interface DownloadLimits {
 	/** Allow loopback, private, link-local and other internal addresses (local set-ups only). */
 	allowInternal: boolean;
 	maxBytes: number;
+	/** No byte for this long ends the download (Options > Timeout). */
+	timeoutMs: number;
 }
 
 /** Why a download did not happen: `reason` completes "Item N ...", `description` says what to do. */
@@ -27,7 +31,7 @@ export function shownUrl(url: URL): string {
 }
 
 /** n8n's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refused the address: its explanation. */
-function n8nSsrfBlock(error: unknown): string | undefined {
+export function n8nSsrfBlock(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
 		const { name, description } = current as { name?: unknown; description?: unknown };
@@ -115,9 +119,23 @@ export function cutShort(url: string, size: number, length: number): DownloadRef
 	};
 }
 
-export function stalled(url: string, received: number, idleMs: number): DownloadRefusal {
+/** A download its watch ended: no byte for Timeout, or slower than the slowest link on average. */
+export function stopped(
+	url: string,
+	watch: TransferWatch,
+	limits: DownloadLimits,
+): DownloadRefusal {
+	const timeout = `${shownDuration(limits.timeoutMs)} (Timeout)`;
+	if (watch.stopped === 'tooSlow') {
+		return {
+			reason: `could not download "${url}": its server sent ${shownSize(watch.bytes)} in ${shownDuration(Date.now() - watch.startedAt)}, less than 256 kbit/s, the least the node waits for`,
+			description: `The server of the File URL sends too slowly (a file may take at most ${timeout} plus its size at 256 kbit/s). ${AGAIN}`,
+		};
+	}
+	const when =
+		watch.bytes === 0 ? 'its server sent nothing' : `no data came after ${shownSize(watch.bytes)}`;
 	return {
-		reason: `could not download "${url}": no data came for ${Math.round(idleMs / 1000)} s after ${shownSize(received)}`,
-		description: `${STOPPED}. ${AGAIN}`,
+		reason: `could not download "${url}": ${when} for ${timeout}`,
+		description: `${watch.bytes === 0 ? 'The server of the File URL did not answer' : STOPPED}. ${AGAIN} On a slow network raise Options > "Timeout (Seconds)".`,
 	};
 }

@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import type { TransferWatch } from './transferWatch';
 
 /** The stream parts the watch needs: a Node.js Readable (the body of a download). */
 export interface WatchedStream {
@@ -11,58 +11,54 @@ export interface WatchedStream {
 export interface DownloadWatch {
 	/** Bytes received so far (buffered or passed on), whoever reads the stream. */
 	readonly received: number;
-	/** Why the watch stopped the stream, if it did. */
-	readonly stopped?: 'tooLarge' | 'stalled';
+	/** The size limit stopped the stream. */
+	readonly tooLarge: boolean;
 	/** Ends the watch (the download is over). */
 	end(): void;
 }
 
 /**
  * Watches a download while another reader (n8n's binary store) consumes it: counts every byte its
- * source pushes (after those it already buffered) and destroys it once they pass `maxBytes`, or
- * when no byte came for `idleMs` (checked each second, or each `idleMs` when shorter).
+ * source pushes (after those it already buffered) into the transfer's `watch`, destroys the stream
+ * once they pass `maxBytes`, and when the watch ends the transfer (a stall, too slow).
  */
 export function watchDownload(
 	stream: WatchedStream,
 	maxBytes: number,
-	idleMs: number,
+	watch: TransferWatch,
 ): DownloadWatch {
 	let received = stream.readableLength;
-	let stopped: DownloadWatch['stopped'];
-	let ended = false;
-	let lastByteAt = Date.now();
-	const stop = (why: 'tooLarge' | 'stalled', message: string) => {
-		if (stopped) return;
-		stopped = why;
-		stream.destroy(new Error(message));
+	let tooLarge = false;
+	const stop = (message: string) => {
+		if (!stream.destroyed) stream.destroy(new Error(message));
 	};
+	const onAbort = () => stop(`The download was stopped: ${watch.stopped ?? 'cancelled'}`);
 	const push = stream.push.bind(stream);
 	stream.push = (chunk: unknown, encoding?: BufferEncoding) => {
 		if (chunk !== null && chunk !== undefined) {
-			received += (chunk as { length: number }).length;
-			lastByteAt = Date.now();
+			const length = (chunk as { length: number }).length;
+			received += length;
+			watch.moved(length);
 		}
 		if (received <= maxBytes) return push(chunk, encoding);
-		stop('tooLarge', `The file is larger than ${maxBytes} bytes`);
+		tooLarge = true;
+		stop(`The file is larger than ${maxBytes} bytes`);
 		return false;
 	};
-	if (received > maxBytes) stop('tooLarge', `The file is larger than ${maxBytes} bytes`);
-
-	const every = Math.min(1000, idleMs);
-	void (async () => {
-		while (!ended && !stopped && !stream.destroyed) {
-			await sleep(every);
-			if (!ended && Date.now() - lastByteAt > idleMs) stop('stalled', `No data for ${idleMs} ms`);
-		}
-	})();
+	if (received > maxBytes) {
+		tooLarge = true;
+		stop(`The file is larger than ${maxBytes} bytes`);
+	}
+	if (watch.signal.aborted) onAbort();
+	else watch.signal.addEventListener('abort', onAbort, { once: true });
 
 	return {
 		get received() {
 			return received;
 		},
-		get stopped() {
-			return stopped;
+		get tooLarge() {
+			return tooLarge;
 		},
-		end: () => void (ended = true),
+		end: () => watch.signal.removeEventListener('abort', onAbort),
 	};
 }

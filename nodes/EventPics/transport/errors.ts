@@ -15,6 +15,10 @@ export interface FailureContext {
 	waitRefused?: { askedMs: number; leftMs: number };
 	/** The API key: blanked out of anything the service said, should it ever echo it. */
 	secret?: string;
+	/** Tries of the upload that broke off while the file was moving, one sentence each. */
+	brokenTransfers?: string[];
+	/** The caller's words for what to do, given the general advice (the trigger has no upload options). */
+	advice?: (general: string) => string;
 }
 
 /** Longest message and description of an error, and longest `details` (as JSON) kept from the service. */
@@ -49,6 +53,9 @@ function adviceFor(failure: Failure): string {
 	if (failure.tooLarge) {
 		return 'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.';
 	}
+	if (failure.networkCode === 'STALLED' || failure.networkCode === 'TOO_SLOW') {
+		return 'The connection to the storage stopped moving data. Run the workflow again; if the network pauses for longer than Options > "Timeout (Seconds)", raise it.';
+	}
 	if (failure.networkCode === 'DEADLINE_EXCEEDED') {
 		return 'EventPics answered too slowly. Run the workflow again later, check the Base URL, or raise Options > "Timeout (Seconds)".';
 	}
@@ -82,7 +89,7 @@ export function failureToError(
 	const { secret } = context;
 	const message = capText(redact(failure.summary.replace(/\.$/, ''), secret), MAX_ERROR_TEXT);
 	const description = capText(
-		`${adviceFor(failure)}${refusedWaitText(context)}${triedText(context)}`,
+		`${context.advice ? context.advice(adviceFor(failure)) : adviceFor(failure)}${refusedWaitText(context)}${triedText(context)}${(context.brokenTransfers ?? []).map((text) => ` ${text}`).join('')}`,
 		MAX_ERROR_TEXT,
 	);
 	if (failure.statusCode === undefined) {

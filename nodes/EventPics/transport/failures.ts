@@ -23,7 +23,8 @@ export function stepLabel(step: Step): string {
 	return STEP_LABEL[step];
 }
 
-function findNetworkCode(error: unknown): string | undefined {
+/** The Node.js or axios error code of an error (or of its causes), such as ECONNREFUSED. */
+export function findNetworkCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
 		const code = (current as IDataObject).code;
@@ -34,21 +35,9 @@ function findNetworkCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-/**
- * A request that got no HTTP answer. Only the error code is kept: raw errors carry the request.
- * With `idleTimeoutMs`, a timeout is reported as a stall of that length.
- */
-export function networkFailure(step: Step, error: unknown, idleTimeoutMs?: number): Failure {
+/** A request that got no HTTP answer. Only the error code is kept: raw errors carry the request. */
+export function networkFailure(step: Step, error: unknown): Failure {
 	const networkCode = findNetworkCode(error) ?? 'NETWORK_ERROR';
-	const timedOut = networkCode === 'ECONNABORTED' || networkCode === 'ETIMEDOUT';
-	if (idleTimeoutMs !== undefined && timedOut) {
-		return {
-			step,
-			networkCode,
-			// (no error code in the text: n8n swaps messages naming ECONNABORTED for a vaguer one)
-			summary: `${stepLabel(step)} stalled: no data moved for ${Math.round(idleTimeoutMs / 1000)} s, so the node stopped it.`,
-		};
-	}
 	return {
 		step,
 		networkCode,

@@ -10,6 +10,7 @@ import {
 	tooLargeFailure,
 } from './failures';
 import { parseRetryAfter } from './retryPolicy';
+import { callerWith, withCancel } from './signals';
 import type { EventPicsContext, HttpAnswer, Result, Step } from './types';
 import { CREDENTIAL_TYPE } from './types';
 
@@ -31,19 +32,6 @@ export interface ApiCall {
 }
 
 /**
- * The abort signal of a call: its deadline, joined with the execution's own cancel signal (the
- * user stopping the workflow) when the context has one.
- */
-function callSignal(
-	ctx: EventPicsContext,
-	timeoutMs: number,
-): { signal: AbortSignal; deadline: AbortSignal } {
-	const deadline = AbortSignal.timeout(timeoutMs);
-	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	return { deadline, signal: cancel ? AbortSignal.any([deadline, cancel]) : deadline };
-}
-
-/**
  * One call to the service, with the credential applied by n8n unless `authenticated` is false. Redirects are never followed (n8n
  * would send the key along), the whole call has a deadline, and at most MAX_ANSWER_BYTES of the
  * answer are read. Every status comes back as an answer; a redirect, a too large or too slow answer
@@ -51,7 +39,9 @@ function callSignal(
  */
 export async function callApi(ctx: EventPicsContext, call: ApiCall): Promise<Result<HttpAnswer>> {
 	const { step, timeoutMs } = call;
-	const { signal, deadline } = callSignal(ctx, timeoutMs);
+	// the deadline, joined with the execution's cancel signal (the user stopping the workflow)
+	const deadline = AbortSignal.timeout(timeoutMs);
+	const signal = withCancel(ctx, deadline);
 	const full: IHttpRequestOptions = {
 		...call.options,
 		json: false,
@@ -63,10 +53,7 @@ export async function callApi(ctx: EventPicsContext, call: ApiCall): Promise<Res
 		timeout: timeoutMs,
 		abortSignal: signal,
 	};
-	// n8n replaces `abortSignal` by the execution's cancel signal: this context hands it ours instead.
-	const caller = Object.create(ctx, {
-		getExecutionCancelSignal: { value: () => signal },
-	}) as EventPicsContext;
+	const caller = callerWith(ctx, signal);
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (
@@ -100,45 +87,6 @@ export async function callApi(ctx: EventPicsContext, call: ApiCall): Promise<Res
 		return { ok: false, failure: networkFailure(step, read.error) };
 	}
 	return { ok: true, value: { statusCode, headers, body: parseBody(read.bytes) } };
-}
-
-/** Largest answer of the storage to a PUT read (an S3 error document is a few hundred bytes). */
-const MAX_PUT_ANSWER_BYTES = 64 * 1024;
-
-/**
- * A request without the credential (the PUT to the pre-signed address). Every status comes back as
- * an answer; a request that got no answer, or an answer larger than MAX_PUT_ANSWER_BYTES, is a
- * failure. `timeout` here is n8n's idle timeout: no byte moving either way for that long ends the
- * request (a stall), however long the file takes; reading the answer gets that long in total.
- */
-export async function sendAnonymous(
-	ctx: EventPicsContext,
-	step: Step,
-	options: IHttpRequestOptions,
-): Promise<Result<HttpAnswer>> {
-	const full: IHttpRequestOptions = {
-		...options,
-		json: false,
-		encoding: 'stream',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-	};
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await ctx.helpers.httpRequest(full)) as IN8nHttpFullResponse;
-	} catch (error) {
-		return { ok: false, failure: networkFailure(step, error, options.timeout) };
-	}
-	const { statusCode } = response;
-	const deadline = AbortSignal.timeout(options.timeout ?? 60_000);
-	const read = await readAnswer(response.body as AnswerStream, MAX_PUT_ANSWER_BYTES, deadline);
-	if (!read.ok) {
-		if (read.reason === 'tooLarge')
-			return { ok: false, failure: tooLargeFailure(step, statusCode, MAX_PUT_ANSWER_BYTES) };
-		return { ok: false, failure: networkFailure(step, read.error, options.timeout) };
-	}
-	const headers = (response.headers ?? {}) as Record<string, unknown>;
-	return { ok: true, value: { statusCode, headers, body: read.bytes.toString('utf8') } };
 }
 
 /** An answer with a 2xx status, or the failure it stands for (with its Retry-After). */

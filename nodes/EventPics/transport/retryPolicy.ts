@@ -9,8 +9,9 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 	/**
 	 * Deadline of each call to the service, in total (connect, answer, body), and longest stall of
-	 * the PUT (no byte moving either way). Default 60 s: the service answers in well under a second,
-	 * and S3-like storage itself drops a connection idle for about 20 s, so only what is stuck ends.
+	 * the PUT and of a download (no byte moving, no answer after the last one). Default 60 s: the
+	 * service answers in well under a second, and S3-like storage itself drops a connection idle for
+	 * about 20 s, so only what is stuck ends.
 	 */
 	timeoutMs: number;
 }
@@ -59,6 +60,8 @@ const RETRYABLE_NETWORK_CODES = new Set([
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 	'ERR_STREAM_PREMATURE_CLOSE',
 	'DEADLINE_EXCEEDED',
+	'STALLED',
+	'TOO_SLOW',
 	'UND_ERR_SOCKET',
 ]);
 

@@ -1,9 +1,9 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
 export const CREDENTIAL_TYPE = 'eventPicsApi';
 
-/** The contexts that may talk to EventPics: operations and dropdown (list search) methods. */
-export type EventPicsContext = IExecuteFunctions | ILoadOptionsFunctions;
+/** The contexts that may talk to EventPics: operations, dropdown (list search) methods and the trigger's poll. */
+export type EventPicsContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** The three requests of the service, named as the API names them, and the download of a URL source. */
 export type Step = 'geteventsandalbums' | 'getuploadurl' | 'put' | 'download';

@@ -1,7 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { shownSize } from '../helpers/size';
 import { requestUploadUrl } from './api';
-import { sendAnonymous, successOrFailure } from './request';
+import { isStream, sendPut } from './put';
+import { successOrFailure } from './request';
 import type { RetryPolicy } from './retryPolicy';
 import type { EventPicsContext } from './types';
 import type { AttemptOutcome, RetryResult } from './retryLoop';
@@ -30,6 +32,8 @@ export interface UploadReport {
 	uploadUrlRequests: number;
 	/** A connection broke after the whole file was sent; the retry may have stored it twice. */
 	possibleDuplicate: boolean;
+	/** Tries that broke off while the file was moving, and were sent again: what happened to each. */
+	brokenTransfers: string[];
 }
 
 /** Feedback for the concurrency limiter: every 429, every good answer (with the time a small request took). */
@@ -45,10 +49,6 @@ const UPLOAD_URL_REUSE_MS = 240_000;
 /** Fresh addresses asked for after a 403 before the PUT's refusal is taken as final. */
 const MAX_ADDRESS_REFRESHES = 2;
 
-function isStream(body: UploadBody): body is BinaryStream {
-	return !Buffer.isBuffer(body);
-}
-
 /**
  * The two-step upload: ask `getuploadurl` just before each PUT, PUT the body streamed to the
  * whole address unchanged, with Content-Type and Content-Length and nothing else of ours.
@@ -61,8 +61,9 @@ export async function uploadFile(
 	spec: UploadSpec,
 	policy: RetryPolicy,
 	signals: RateSignals = NO_SIGNALS,
-): Promise<RetryResult<UploadReport>> {
+): Promise<RetryResult<UploadReport> & { brokenTransfers: string[] }> {
 	let uploadUrl: string | undefined;
+	const brokenTransfers: string[] = [];
 	let issuedAt = 0;
 	let uploadUrlRequests = 0;
 	let refreshes = 0;
@@ -83,22 +84,28 @@ export async function uploadFile(
 		}
 
 		const body = await spec.openBody();
-		let bodySent = !isStream(body);
-		if (isStream(body)) body.once('end', () => (bodySent = true));
-		const sent = await sendAnonymous(ctx, 'put', {
-			method: 'PUT',
+		const {
+			result: sent,
+			sentBytes,
+			bodySent,
+			cause,
+		} = await sendPut(ctx, {
 			url: uploadUrl,
-			body: body as Buffer,
-			headers: { 'Content-Type': spec.contentType, 'Content-Length': String(spec.size) },
-			disableFollowRedirect: true,
-			// a stall timeout, not a total one: a large file may take long, but bytes must keep moving
-			timeout: policy.timeoutMs,
+			body,
+			contentType: spec.contentType,
+			size: spec.size,
+			timeoutMs: policy.timeoutMs,
 		});
-		if (isStream(body) && !body.destroyed) body.destroy();
 
 		if (!sent.ok) {
 			// The whole file went out and no answer came back: the storage may have it already.
 			if (bodySent) possibleDuplicate = true;
+			// (a try that sent the whole file is reported as a possible duplicate instead)
+			if (isStream(body) && sentBytes > 0 && !bodySent) {
+				brokenTransfers.push(
+					`Try ${attemptNumber} of the upload was moving when it broke off: ${shownSize(sentBytes)} of ${shownSize(spec.size)} had been sent when ${cause}.`,
+				);
+			}
 			return { failure: sent.failure, retry: isTransient(sent.failure) };
 		}
 		const checked = successOrFailure('put', sent.value);
@@ -112,6 +119,7 @@ export async function uploadFile(
 					attempts: attemptNumber,
 					uploadUrlRequests,
 					possibleDuplicate,
+					brokenTransfers,
 				},
 			};
 		}
@@ -126,5 +134,5 @@ export async function uploadFile(
 		return { failure, retry: isTransient(failure) };
 	};
 
-	return await withRetries(policy, attempt);
+	return { ...(await withRetries(policy, attempt)), brokenTransfers };
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { credentialTypes, NODE_TYPE, nodeTypes } from '../node/fixture.cts';
+import { TRIGGER_TYPE, triggerTypes } from '../node/triggerFixture.cts';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const DOCS = ['README.md', 'CONTRIBUTING.md'];
@@ -17,6 +18,7 @@ const pkg = JSON.parse(text('package.json'));
 function labels(properties: INodeProperties[]): string[] {
 	const out: string[] = [];
 	for (const property of properties) {
+		if (property.type === 'notice') continue;
 		out.push(property.displayName);
 		for (const option of property.options ?? []) {
 			if ('displayName' in option) out.push(...labels([option as INodeProperties]));
@@ -83,6 +85,19 @@ describe('README.md and CONTRIBUTING.md', () => {
 			(label) => !namedAsLabel(label),
 		);
 		expect(missing).toEqual([]);
+	});
+
+	it('README names every field and choice of the trigger, under the heading its codex links to', () => {
+		const trigger = triggerTypes[TRIGGER_TYPE].description;
+		expect(labels(trigger.properties)).toEqual(
+			expect.arrayContaining(['Trigger On', 'New Event', 'Albums Of', 'One Event', 'Event']),
+		);
+		expect(labels(trigger.properties).filter((label) => !namedAsLabel(label))).toEqual([]);
+		const codex = JSON.parse(text('nodes/EventPicsTrigger/EventPicsTrigger.node.json'));
+		const url = new URL(codex.resources.primaryDocumentation[0].url);
+		expect(`${url.origin}${url.pathname}`).toBe(pkg.homepage.replace(/#.*$/, ''));
+		expect(anchors(readme).has(url.hash.slice(1))).toBe(true);
+		expect(section(readme, 'EventPics Trigger')).toContain('| Trigger On |');
 	});
 
 	it('counts a label only where it stands as a label, not as a word in prose', () => {

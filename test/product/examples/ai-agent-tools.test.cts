@@ -57,7 +57,7 @@ describe('example: AI agent with EventPics tools', () => {
 	 * item, which is where $fromAI() reads them, as n8n does when an agent calls a tool node.
 	 */
 	function agentTool(node: INode): AgentTool {
-		const { descriptionType, toolDescription, ...parameters } = node.parameters;
+		const { toolDescription, ...parameters } = node.parameters;
 		const nodeType = nodeTypes[NODE_TYPE];
 		return createNodeAsTool({
 			node,

@@ -21,7 +21,7 @@ import { credentialTypes, NODE_TYPE, nodeTypes } from '../node/fixture.cts';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { loadExample } = require('../../tools/examples/examples');
+const { EMULATOR_TARGET, loadExample } = require('../../tools/examples/examples');
 
 export interface ExampleWorkflow {
 	id: string;
@@ -32,8 +32,16 @@ export interface ExampleWorkflow {
 
 export const STAND_IN_MESSAGE = 'is a stand-in for the test: its output must be pinned';
 
-export function example(name: string, options: { boothFolder?: string } = {}): ExampleWorkflow {
-	return loadExample(name, options) as ExampleWorkflow;
+/**
+ * An example as a test runs it: its empty Event and Album filled with the emulator's demo event and
+ * album, as a user picks them from the list after import (`shipped: true`: the file as it is).
+ */
+export function example(
+	name: string,
+	options: { boothFolder?: string; shipped?: boolean } = {},
+): ExampleWorkflow {
+	const target = options.shipped ? undefined : EMULATOR_TARGET;
+	return loadExample(name, { boothFolder: options.boothFolder, target }) as ExampleWorkflow;
 }
 
 export function nodeNamed(workflow: ExampleWorkflow, name: string): INode {

@@ -1,17 +1,38 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { NODE_TYPE, nodeTypes } from '../node/fixture.cts';
+import { NODE_TYPE } from '../node/fixture.cts';
+import { TRIGGER_TYPE, triggerTypes } from '../node/triggerFixture.cts';
 import { example } from './run-example.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { EXAMPLES, FOLDER } = require('../../tools/examples/examples');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { EMULATOR_CREDENTIAL } = require('../../tools/n8n-app/n8n');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { SEED } = require('../../tools/emulator/seed');
+
+interface SeedAccount {
+	events: Array<{
+		linkId: string;
+		title: string;
+		albums?: Array<{ id?: string; albumId?: string }>;
+	}>;
+}
 
 const names: string[] = EXAMPLES.map((entry: { name: string }) => entry.name);
-/** Parameters n8n adds to a node when it offers it as an AI tool (n8n 2.41 convertNodeToAiTool). */
-const TOOL_PARAMETERS = ['descriptionType', 'toolDescription'];
+/** The parameter n8n adds to every polling node (n8n-workflow's applySpecialNodeParameters). */
+const POLL_PARAMETERS = ['pollTimes'];
+
+/** The parameter names a node of this package may set in an example (the tool variant: the node's). */
+function knownParameters(type: string): Set<string> {
+	const names = (nodeType: string) =>
+		triggerTypes[nodeType as keyof typeof triggerTypes].description.properties.map(
+			(property) => property.name,
+		);
+	if (type === TRIGGER_TYPE) return new Set([...names(TRIGGER_TYPE), ...POLL_PARAMETERS]);
+	return new Set(names(NODE_TYPE));
+}
 
 describe('the example workflows', () => {
 	it('are the files of test/examples, each listed once', () => {
@@ -35,20 +56,38 @@ describe('the example workflows', () => {
 	it.each(names)(
 		'%s: its EventPics nodes use the credential `npm run n8n` imports and only parameters the node has',
 		(name) => {
-			const known = new Set(
-				nodeTypes[NODE_TYPE].description.properties.map((property) => property.name),
-			);
 			const ours = example(name).nodes.filter((node) =>
 				node.type.startsWith('n8n-nodes-eventpics.'),
 			);
 			expect(ours.length).toBeGreaterThan(0);
 			for (const node of ours) {
 				expect(node.credentials).toEqual({ eventPicsApi: EMULATOR_CREDENTIAL });
-				const allowed =
-					node.type === `${NODE_TYPE}Tool` ? [...known, ...TOOL_PARAMETERS] : [...known];
-				expect(
-					Object.keys(node.parameters).filter((parameter) => !allowed.includes(parameter)),
-				).toEqual([]);
+				const known = knownParameters(node.type);
+				expect(Object.keys(node.parameters).filter((parameter) => !known.has(parameter))).toEqual(
+					[],
+				);
+			}
+		},
+	);
+
+	it.each(names)(
+		'%s: ships without an event or album, so the user picks them from their own list',
+		(name) => {
+			const shipped = example(name, { shipped: true });
+			const uploads = shipped.nodes.filter((node) => node.type === NODE_TYPE);
+			for (const node of uploads) {
+				expect([node.parameters.event, node.parameters.album]).toEqual([
+					{ __rl: true, mode: 'list', value: '' },
+					{ __rl: true, mode: 'list', value: '' },
+				]);
+			}
+			// nothing of the emulator's accounts: no link ID, event title or album id of its seed
+			const text = readFileSync(join(FOLDER, `${name}.json`), 'utf8');
+			for (const event of SEED.accounts.flatMap((account: SeedAccount) => account.events)) {
+				expect(text).not.toContain(event.linkId);
+				expect(text).not.toContain(JSON.stringify(event.title).slice(1, -1));
+				for (const album of event.albums ?? [])
+					expect(text).not.toContain(`"${album.id ?? album.albumId}"`);
 			}
 		},
 	);

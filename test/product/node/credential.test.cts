@@ -1,5 +1,5 @@
 import type { Emulator } from './fixture.cts';
-import { credentialTypes, startEmulator, testCredential } from './fixture.cts';
+import { credentialTypes, NODE_TYPE, nodeTypes, startEmulator, testCredential } from './fixture.cts';
 
 describe('EventPics API credential: Test connection', () => {
 	let emu: Emulator;
@@ -7,10 +7,7 @@ describe('EventPics API credential: Test connection', () => {
 	afterAll(async () => await emu.close());
 
 	const test = async (data: { apiKey: string; baseUrl?: string }) =>
-		(await testCredential({ credentialType: 'eventPicsApi', credentialTypes, credentials: data })) as {
-			status: string;
-			message: string;
-		};
+		await testCredential({ credentialType: 'eventPicsApi', credentialTypes, credentials: data });
 
 	it('accepts a good key and sends it as a Bearer header to GET /geteventsandalbums', async () => {
 		emu.reset();
@@ -36,14 +33,53 @@ describe('EventPics API credential: Test connection', () => {
 	});
 
 	it.each(['http://example.com', 'http://localhost.example.com', 'http://10.0.0.8:8787'])(
-		'never sends the key over plain http to a non-loopback host (%s)',
+		'never sends the key over plain http to a non-loopback host, and says so in words (%s)',
 		async (baseUrl) => {
 			emu.reset();
-			// n8n shows the request's own error: the test's address is emptied before anything is sent
-			expect(await test({ apiKey: emu.apiKey, baseUrl })).toEqual({ status: 'Error', message: 'Invalid URL' });
+			expect(await test({ apiKey: emu.apiKey, baseUrl })).toEqual({
+				status: 'Error',
+				message: `The Base URL is refused: "${baseUrl}" uses http://, which would send the API key in clear text. Use https:// (http:// is accepted only for 127.0.0.1 or localhost).`,
+			});
 			expect(emu.requests).toHaveLength(0);
 		},
 	);
+
+	it('an address without https:// in front is refused in words, with the fix', async () => {
+		expect(await test({ apiKey: emu.apiKey, baseUrl: 'api.eventpics.net' })).toEqual({
+			status: 'Error',
+			message:
+				'The Base URL is refused: "api.eventpics.net" is not a valid address. Use https://api.eventpics.net.',
+		});
+	});
+
+	it('an address where nothing listens says so in words, not ECONNREFUSED', async () => {
+		// a port that was just free: nothing listens there
+		const net = await import('node:net');
+		const server = net.createServer();
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as { port: number };
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+		expect(await test({ apiKey: emu.apiKey, baseUrl: `http://127.0.0.1:${port}` })).toEqual({
+			status: 'Error',
+			message: `Nothing answers at 127.0.0.1:${port}: the connection was refused. Check the Base URL. Keep https://api.eventpics.net unless you use the local emulator. For the emulator, start it first (npm run emulator).`,
+		});
+	});
+
+	it('a 200 that is not an EventPics events list is not "Connection successful!"', async () => {
+		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'badJson', times: 1 });
+		expect(await test({ apiKey: emu.apiKey, baseUrl: emu.baseUrl })).toEqual({
+			status: 'Error',
+			message:
+				'The Base URL answered 200, but not with an EventPics events list. Keep https://api.eventpics.net unless you use the local emulator.',
+		});
+	});
+
+	it('the credential type has no declarative test: the node tests it (testedBy), which n8n and its editor accept', () => {
+		expect((credentialTypes.eventPicsApi as { test?: unknown }).test).toBeUndefined();
+		const declared = nodeTypes[NODE_TYPE].description.credentials;
+		expect(declared).toEqual([{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' }]);
+		expect(typeof nodeTypes[NODE_TYPE].methods.credentialTest.eventPicsApiTest).toBe('function');
+	});
 
 	it('defaults to the production address', () => {
 		const baseUrl = credentialTypes.eventPicsApi.properties.find((p) => p.name === 'baseUrl');

@@ -1,10 +1,11 @@
-import type { INode } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { MAX_LISTED, namedList } from '../../../nodes/EventPics/helpers/naming';
 import { createNodeTypes } from '../../tools/engine/node-types';
 import type { Emulator } from './fixture.cts';
 import {
+	callListSearch,
 	credentialTypes,
 	NODE_TYPE,
 	nodeTypes,
@@ -66,6 +67,52 @@ describe('the node and credential as the editor shows them', () => {
 		const field = description.properties.find((p) => p.name === 'binaryPropertyName')!;
 		expect(field.hint).toContain('data, photo2');
 		expect(field.description).not.toContain('data, photo2');
+	});
+
+	it('an empty Album reads as the list\'s "No album" entry; By Link ID shows a link ID like real ones', async () => {
+		const locator = (name: string) =>
+			description.properties.find(
+				(p) => p.name === name && p.displayOptions?.show?.resource?.includes('photo'),
+			)!;
+		const mode = (name: string, modeName: string) =>
+			locator(name).modes!.find((m) => m.name === modeName)!;
+		const { results } = await callListSearch({
+			nodeType: NODE_TYPE,
+			nodeTypes,
+			credentialTypes,
+			credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } },
+			methodName: 'searchAlbums',
+			parameters: { ...uploadParameters(), album: { __rl: true, mode: 'list', value: '' } },
+		});
+		// picking "No album" empties the field, which then shows the same words
+		expect(results[0]).toEqual({ name: mode('album', 'list').placeholder, value: '' });
+		expect(mode('album', 'list').placeholder).toBe('No album (upload into the event itself)');
+		expect(mode('event', 'id').placeholder).toBe('e.g. hx7Kq2');
+	});
+
+	it('every tooltip is one or two sentences (the details are in the README)', () => {
+		const tooltips: Array<[string, string]> = [];
+		const walk = (properties: INodeProperties[], path: string) => {
+			for (const property of properties) {
+				const name = `${path}${property.displayName}`;
+				if (property.description) tooltips.push([name, property.description]);
+				for (const option of (property.options ?? []) as unknown as Array<Record<string, unknown>>) {
+					if (typeof option.description === 'string')
+						tooltips.push([`${name} > ${String(option.name)}`, option.description]);
+				}
+				if (property.type === 'collection')
+					walk(property.options as INodeProperties[], `${name} > `);
+			}
+		};
+		walk(description.properties, '');
+		const sentences = (text: string) =>
+			text
+				.replace(/e\.g\./g, 'eg')
+				.split(/[.!?](?:\s|$)/)
+				.filter((part) => part.trim() !== '').length;
+		const long = tooltips.filter(([, text]) => sentences(text) > 2 || text.length > 200);
+		expect(long).toEqual([]);
+		expect(tooltips.length).toBeGreaterThan(30);
 	});
 
 	it('the credential shows a notice under Base URL while it starts with http://', () => {

@@ -140,7 +140,7 @@ describe('Photo > Upload: types from content when the name has none', () => {
 		expect(host.gets('/download')).toBe(1);
 	});
 
-	it('media types: a PDF is refused by default and uploaded with "Allow Files That Are Not Photos or Videos"', async () => {
+	it('media types: a PDF is refused by default and uploaded with "Allow Any File Type"', async () => {
 		const pdf = [
 			{
 				binary: {

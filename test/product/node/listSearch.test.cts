@@ -123,7 +123,7 @@ describe("dropdowns (list search) through n8n-core's LoadOptionsContext", () => 
 			);
 			expect(error?.message).toBe('EventPics refused the API key of the credential (401)');
 			expect(error?.description).toBe(
-				'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and use "Test" there.',
+				'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it: n8n tests the key on Save.',
 			);
 			expect(JSON.stringify(error)).not.toContain('ep_bad');
 		}

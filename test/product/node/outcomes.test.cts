@@ -9,12 +9,12 @@ const { clearDedupStore } = require('../../tools/engine');
 /** The fields of every Photo > Upload output item, in order (README, "Output, one item per file"). */
 const FIELDS = [
 	'outcome',
-	'reason',
-	'linkId',
-	'eventTitle',
-	'albumId',
-	'albumTitle',
 	'fileName',
+	'reason',
+	'eventTitle',
+	'albumTitle',
+	'linkId',
+	'albumId',
 	'contentType',
 	'bytes',
 	'takenAt',

@@ -84,17 +84,28 @@ describe('security: a Base URL with user:password, ?query or #fragment is refuse
 		expect(emu.requests).toHaveLength(0);
 	});
 
-	it('the credential test refuses each before anything is sent, without echoing the address', async () => {
-		// https:// too: plain http:// to a loopback port with a user or a query was already emptied
+	it('the credential test refuses each with the same words before anything is sent, never showing the password', async () => {
 		const https = emu.baseUrl.replace('http://', 'https://');
-		const more = [`https://admin:${PASSWORD}@${https.slice(8)}`, `${https}?tenant=1`, `${https}#x`];
-		for (const baseUrl of [...cases().map(([, url]) => url), ...more]) {
+		const more: Array<[string, string, string]> = [
+			[
+				'https with user:password',
+				`https://admin:${PASSWORD}@${https.slice(8)}`,
+				`"${https.replace('https://', 'https://…@')}" contains a user name or password (before "@"). Remove it: EventPics takes the API key only, in the API Key field.`,
+			],
+			[
+				'https with a ?query',
+				`${https}?tenant=1`,
+				`"${https}?tenant=1" contains a ?query or #fragment. Use the address of the API alone, e.g. https://api.eventpics.net.`,
+			],
+		];
+		for (const [, baseUrl, reason] of [...cases(), ...more]) {
 			const result = await testCredential({
 				credentialType: 'eventPicsApi',
 				credentialTypes,
 				credentials: { apiKey: emu.apiKey, baseUrl },
 			});
-			expect(result).toEqual({ status: 'Error', message: 'Invalid URL' });
+			expect(result).toEqual({ status: 'Error', message: `The Base URL is refused: ${reason}` });
+			expect(result.message).not.toContain(PASSWORD);
 		}
 		expect(emu.requests).toHaveLength(0);
 	});

@@ -385,7 +385,7 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			'Item 0\'s file from the File URL "http://files.example.com/album/photo.jpg" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
 		);
 		expect(nodeError?.description).toBe(
-			'This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "Allow Files That Are Not Photos or Videos".',
+			'This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "Allow Any File Type".',
 		);
 		expect(apiCalls()).toHaveLength(0);
 	});
@@ -421,12 +421,12 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			'Item 0\'s file from the File URL "http://files.example.com/role.txt" is refused: "role.txt" would be sent as text/plain, which is neither a photo nor a video',
 		);
 		expect(nodeError?.description).toBe(
-			'An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "Allow Files That Are Not Photos or Videos" to upload it anyway.',
+			'An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "Allow Any File Type" to upload it anyway.',
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});
 
-	it('"Allow Files That Are Not Photos or Videos" uploads it anyway, when the user asks', async () => {
+	it('"Allow Any File Type" uploads it anyway, when the user asks', async () => {
 		host.route('/page.jpg', serve.html(LOGIN));
 		const { items } = await runEventPics({
 			emu,

@@ -69,7 +69,7 @@ describe('decideType: name and Content-Type from the name, the MIME type and the
 		).toMatchObject({ ok: true, contentType: 'application/pdf' });
 	});
 
-	it('sends octet-stream only with "Send Unknown Types as Octet-Stream" (or "Allow Files That Are Not Photos or Videos")', () => {
+	it('sends octet-stream only with "Allow Unknown Types" (or "Allow Any File Type")', () => {
 		expect(decideType('scan.zzz', undefined, RANDOM, strict)).toMatchObject({
 			ok: false,
 			kind: 'unknown',

@@ -8,7 +8,7 @@
  * table. Informational only: it is never part of `npm test`, and a missed target does not fail it
  * (the exit code is 1 only when a scenario could not run).
  *
- *   node --expose-gc test/tools/bench/run.js [--quick] [--repeat N] [--only throughput,memory,ratelimit,http]
+ *   node --expose-gc test/tools/bench/run.js [--quick] [--repeat N] [--only throughput,memory,ratelimit,bandwidth,http]
  *
  * See README.md in this folder for what each row measures and its target.
  */
@@ -21,14 +21,15 @@ const { runThroughput } = require('./throughput');
 const { measureMemoryInChild } = require('./memory');
 const { runRateLimit } = require('./ratelimit');
 const { runHash } = require('./hash');
+const { runBandwidth } = require('./bandwidth');
 const { median } = require('./throughput');
 
 /** How the default concurrency is shown: automatic, from 4 up to the cap. */
 const DEFAULT_LABEL = 'auto 4-64 (default)';
 
-const USAGE = `Usage: node --expose-gc test/tools/bench/run.js [--quick] [--repeat N] [--concurrency 4,default] [--only throughput,memory,ratelimit,hash,http]
+const USAGE = `Usage: node --expose-gc test/tools/bench/run.js [--quick] [--repeat N] [--concurrency 4,default] [--only throughput,memory,ratelimit,hash,bandwidth,http]
 
-  --quick       fewer files (20 instead of 200, 10 instead of 40) and one 100 MB upload instead of 300 MB and 1 GB
+  --quick       fewer files (20 instead of 200, 10 instead of 40, 4 instead of 10) and one 100 MB upload instead of 300 MB and 1 GB
   --repeat N    run each throughput measurement N times and report the median (default 3; 1 with --quick)
   --concurrency LIST  throughput rows: fixed numbers and/or "default" (automatic, up to the default cap); default 4,16,default
   --only LIST   run only these scenarios (comma-separated)
@@ -36,7 +37,7 @@ const USAGE = `Usage: node --expose-gc test/tools/bench/run.js [--quick] [--repe
 
 The node in the real n8n app beside the HTTP Request pair: npm run bench:n8n (test/tools/bench/n8n.js).`;
 
-const SCENARIOS = ['throughput', 'memory', 'ratelimit', 'hash', 'http'];
+const SCENARIOS = ['throughput', 'memory', 'ratelimit', 'hash', 'bandwidth', 'http'];
 
 /** Targets (informational). */
 const TARGET = {
@@ -45,6 +46,8 @@ const TARGET = {
 	memoryGrowthMb: 50,
 	rateOverIdeal: 1.2,
 	hashMbPerSecond: 1024,
+	/** achieved throughput at least 0.95 x the link's rate (issue 18) */
+	linkShare: 0.95,
 };
 
 /**
@@ -287,6 +290,31 @@ async function main() {
 		} catch (error) {
 			broken = true;
 			rows.push(['hash', '', 1, size, '', '', '', 'ERROR', errorText(error)]);
+		}
+	}
+
+	if (want('bandwidth')) {
+		const files = options.quick ? 4 : 10;
+		const link = { fileMb: 5, linkMbPerSecond: 2 };
+		log(`[5] bandwidth: ${files} x ${link.fileMb} MB, the storage reads at ${link.linkMbPerSecond} MB/s (one link)`);
+		try {
+			const r = await runBandwidth({ files, ...link, compiled, log });
+			const achieved = r.bytes / (r.ms / 1000);
+			const share = achieved / r.linkBytesPerSecond;
+			rows.push([
+				`bandwidth: storage reads at ${link.linkMbPerSecond} MB/s, ${files} x ${link.fileMb} MB`,
+				DEFAULT_LABEL,
+				r.files,
+				fixed(mb(r.bytes), 0),
+				fixed(r.ms / 1000),
+				fixed(mb(achieved)),
+				`${fixed(share)} x link >= ${TARGET.linkShare}`,
+				verdict(share >= TARGET.linkShare),
+				`ideal ${fixed(r.bytes / r.linkBytesPerSecond, 1)} s; ${r.puts} PUTs; most attempts of a file ${r.maxAttempts}; every file stored whole (sha256)`,
+			]);
+		} catch (error) {
+			broken = true;
+			rows.push([`bandwidth ${link.linkMbPerSecond} MB/s`, '', files, '', '', '', '', 'ERROR', errorText(error)]);
 		}
 	}
 

@@ -16,7 +16,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { startEmulator } = require('../emulator');
-const { EXAMPLES, loadExample } = require('../examples/examples');
+const { EMULATOR_TARGET, EXAMPLES, loadExample } = require('../examples/examples');
 const { ensureN8n } = require('../n8n-app/install');
 const { installIntoUserFolder } = require('../n8n-app/community-install');
 const n8n = require('../n8n-app/n8n');
@@ -46,7 +46,10 @@ async function main() {
 		await n8n.mustRun(['import:credentials', `--input=${credentialFile}`], env);
 		for (const { name } of EXAMPLES) {
 			const file = path.join(work, `${name}.json`);
-			fs.writeFileSync(file, JSON.stringify(loadExample(name, { boothFolder: booth })));
+			fs.writeFileSync(
+				file,
+				JSON.stringify(loadExample(name, { boothFolder: booth, target: EMULATOR_TARGET })),
+			);
 			await n8n.mustRun(['import:workflow', `--input=${file}`], env);
 		}
 		server = await n8n.startServer({

@@ -70,6 +70,11 @@ async function main() {
 			await ui.openCredential(page, app.url, CREDENTIALS.plainHttp.id);
 			await ui.seeText(page, 'Plain http:// is only for the local EventPics emulator');
 			await ui.seeText(page, 'use https://');
+			// the test's answer in words (issue 22), not "Invalid URL" / ERR_INVALID_URL
+			await ui.seeText(page, 'connect with these settings');
+			await page.getByText('More details').first().click();
+			await ui.seeText(page, 'The Base URL is refused:');
+			await ui.seeText(page, 'which would send the API key in clear text');
 			// the address is a documentation range: the test refuses it before any connection
 			assert.equal(app.emulator.requests.length, before);
 		});

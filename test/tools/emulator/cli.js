@@ -9,11 +9,13 @@ const { startEmulator } = require('./index');
  * `node test/tools/emulator/cli.js` (npm run emulator): the EventPics emulator on 127.0.0.1.
  * Flags: --port <n> (service, default 8787), --storage-port <n> (default 8788), --ttl <seconds> (default 300),
  * --storage-dir <dir> (default .eventpics-emulator/ in the current folder; files there are listed again on restart),
- * --latency <ms>, --rate-limit <n per second>, --seed <n>, --help.
+ * --latency <ms>, --rate-limit <n per second>, --storage-read-rate <bytes per second>,
+ * --download-rate <bytes per second>, --seed <n>, --help.
  */
 
 const USAGE = `Usage: node test/tools/emulator/cli.js [--port 8787] [--storage-port 8788] [--ttl 300]
-       [--storage-dir .eventpics-emulator] [--latency 0] [--rate-limit 0] [--seed N]`;
+       [--storage-dir .eventpics-emulator] [--latency 0] [--rate-limit 0] [--seed N]
+       [--storage-read-rate 0] [--download-rate 0]   (bytes per second; 0 = unlimited)`;
 
 /** @param {string[]} argv */
 function parseArgs(argv) {
@@ -49,7 +51,17 @@ async function main() {
 		console.log(USAGE);
 		return;
 	}
-	const known = ['port', 'storage-port', 'ttl', 'storage-dir', 'latency', 'rate-limit', 'seed'];
+	const known = [
+		'port',
+		'storage-port',
+		'ttl',
+		'storage-dir',
+		'latency',
+		'rate-limit',
+		'seed',
+		'storage-read-rate',
+		'download-rate',
+	];
 	for (const k of Object.keys(flags))
 		if (!known.includes(k)) throw new Error(`Unknown flag --${k}\n${USAGE}`);
 	const emu = await startEmulator({
@@ -58,6 +70,8 @@ async function main() {
 		urlTtlSeconds: num(flags, 'ttl', 300) || 300,
 		latencyMs: num(flags, 'latency', 0),
 		rateLimitPerSecond: num(flags, 'rate-limit', 0),
+		storageReadBytesPerSecond: num(flags, 'storage-read-rate', 0),
+		downloadBytesPerSecond: num(flags, 'download-rate', 0),
 		seed: flags.seed === undefined ? undefined : num(flags, 'seed', 0),
 		storageDir: path.resolve(flags['storage-dir'] ?? '.eventpics-emulator'),
 		loadExisting: true,

@@ -6,7 +6,7 @@
  * at random (deterministic with a seed), plus the request-rate limiter.
  */
 
-const ENDPOINTS = ['geteventsandalbums', 'getuploadurl', 'put', '*'];
+const ENDPOINTS = ['geteventsandalbums', 'getuploadurl', 'put', 'download', '*'];
 const KINDS = [
 	'status',
 	'reset',
@@ -20,6 +20,7 @@ const KINDS = [
 	'drip',
 	'endless',
 	'huge',
+	'stall',
 ];
 /** Kinds that only make sense on some endpoints. */
 const ONLY_ON = /** @type {Record<string, string[]>} */ ({
@@ -29,16 +30,16 @@ const ONLY_ON = /** @type {Record<string, string[]>} */ ({
 	expiredUrl: ['getuploadurl'],
 	badSignature: ['getuploadurl'],
 	redirect: ['geteventsandalbums', 'getuploadurl'],
-	drip: ['geteventsandalbums', 'getuploadurl'],
-	endless: ['geteventsandalbums', 'getuploadurl'],
+	drip: ['geteventsandalbums', 'getuploadurl', 'download'],
+	endless: ['geteventsandalbums', 'getuploadurl', 'download'],
 	huge: ['geteventsandalbums', 'getuploadurl', 'put'],
 });
 const REDIRECTS = [301, 302, 303, 307, 308];
 
 /**
  * @typedef {object} FaultRule
- * @property {'geteventsandalbums'|'getuploadurl'|'put'|'*'} endpoint
- * @property {'status'|'reset'|'resetAfterStore'|'delay'|'badJson'|'noUploadUrl'|'expiredUrl'|'badSignature'|'redirect'|'drip'|'endless'|'huge'} kind
+ * @property {'geteventsandalbums'|'getuploadurl'|'put'|'download'|'*'} endpoint ('*': both endpoints and the PUT, not downloads)
+ * @property {'status'|'reset'|'resetAfterStore'|'delay'|'badJson'|'noUploadUrl'|'expiredUrl'|'badSignature'|'redirect'|'drip'|'endless'|'huge'|'stall'} kind
  * @property {number} [times] apply this many times, then the rule vanishes
  * @property {number} [probability] apply with this probability (0..1), drawn from the seeded PRNG
  * @property {number} [status] for 'status' and 'redirect' (301/302/303/307/308); for 'drip', 'endless', 'huge' the answer's status (default 200)
@@ -50,7 +51,9 @@ const REDIRECTS = [301, 302, 303, 307, 308];
  * @property {string} [contentType] for 'badJson': the Content-Type of that body (default application/json, a lie)
  * @property {number} [ms] for 'delay': how long to wait; for 'drip': the pause between two bytes
  * @property {'before'|'after'} [when] for 'delay' on put: before reading the request (default) or after storing the file
- * @property {number} [afterBytes] for 'reset' on put: destroy the socket after this many body bytes (default: half)
+ * @property {number} [afterBytes] for 'reset' on put: destroy the socket after this many body bytes (default: half);
+ *   for 'stall': on put, stop reading after this many body bytes (default: read it all, then never answer);
+ *   on a download or a service endpoint, send the headers and this many bytes, then nothing (default: not even the headers)
  * @property {unknown} [value] for 'noUploadUrl': put this value in `uploadUrl` instead of leaving it out
  */
 
@@ -159,6 +162,7 @@ class FaultSet {
 		for (let i = 0; i < this.rules.length; i++) {
 			const r = this.rules[i];
 			if (r.endpoint !== '*' && r.endpoint !== endpoint) continue;
+			if (r.endpoint === '*' && endpoint === 'download') continue;
 			if (ONLY_ON[r.kind] && !ONLY_ON[r.kind].includes(endpoint)) continue;
 			if (r.probability !== undefined && !(this.random() < r.probability)) continue;
 			if (r.times !== undefined) {

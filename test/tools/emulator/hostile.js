@@ -110,7 +110,7 @@ function pump(res, next) {
  * @param {import('./faults').FaultRule} rule
  */
 function sendDrip(res, rule) {
-	res.writeHead(rule.status ?? 200, { 'Content-Type': 'application/json' });
+	res.writeHead(rule.status ?? 200, { 'Content-Type': rule.contentType ?? 'application/json' });
 	const text = '{"events":[' + ' '.repeat(1e6);
 	let index = 0;
 	res.write(text[index++]);
@@ -127,7 +127,7 @@ function sendDrip(res, rule) {
  * @param {import('./faults').FaultRule} rule
  */
 function sendEndless(res, rule) {
-	res.writeHead(rule.status ?? 200, { 'Content-Type': 'application/json' });
+	res.writeHead(rule.status ?? 200, { 'Content-Type': rule.contentType ?? 'application/json' });
 	const block = Buffer.alloc(64 * 1024, 0x20);
 	let first = true;
 	pump(res, () => {

@@ -13,8 +13,10 @@ const { listEvents, getUploadUrl, notFound } = require('./service');
 const { handleStorage, onClientError } = require('./storage');
 const { handleControl } = require('./control');
 const { sendPage, sendFile } = require('./page');
-const { sendText, drain, gone } = require('./http-util');
+const { sendText, drain, gone, cut } = require('./http-util');
 const { startElsewhere } = require('./hostile');
+const { Link } = require('./network');
+const accounts = require('./accounts');
 
 /** The EventPics emulator: the service and the object storage on two loopback ports. */
 
@@ -43,7 +45,14 @@ const HOST = '127.0.0.1';
  * @property {(rule: import('./faults').FaultRule) => import('./faults').FaultRule} addFault
  * @property {() => void} clearFaults
  * @property {(o: Partial<import('./state').EmulatorOptions> & { seed?: number }) => void} setOptions
- * @property {() => void} reset clears faults, uploads (and their files), the request log and the rate window; options go back to the start values
+ * @property {(name: string, bytes: Buffer | string, o?: { contentType?: string, length?: boolean }) => string} addDownload
+ *   serves `bytes` at `GET <storageUrl>/downloads/<name>` (Content-Length unless `length: false`); returns that address
+ * @property {() => void} reset clears faults, uploads (and their files), downloads, held (stalled) requests, the request log and the rate window; options and events go back to the start values
+ * @property {(event: { linkId: string, title: string, albums?: Array<{ id?: string, albumId?: string, title: string }>, apiKey?: string }) => import('./seed').SeedEvent} addEvent adds an event at the end of the account's list (the demo key's without `apiKey`)
+ * @property {(linkId: string, apiKey?: string) => void} removeEvent
+ * @property {(linkId: string, album: { id?: string, albumId?: string, title: string, apiKey?: string }) => import('./seed').SeedAlbum} addAlbum adds an album at the end of the event's albums
+ * @property {(linkId: string, albumId: string, apiKey?: string) => void} removeAlbum
+ * @property {Array<{ name: string, events: import('./seed').SeedEvent[] }>} events every account's events now (a copy, without keys)
  * @property {() => Promise<void>} close
  */
 
@@ -114,7 +123,11 @@ async function startEmulator(startOptions = {}) {
 		storageDir: dir,
 		uploads: loadExisting ? loadStored(dir) : [],
 		requests: [],
-		accounts: SEED.accounts,
+		downloads: new Map(),
+		putLink: new Link(),
+		downloadLink: new Link(),
+		held: new Set(),
+		accounts: accounts.seedAccounts(),
 	};
 
 	const elsewhere = await startElsewhere();
@@ -130,9 +143,26 @@ async function startEmulator(startOptions = {}) {
 				state.faults.setSeed(o.seed);
 			}
 		},
+		addDownload: (
+			/** @type {string} */ name,
+			/** @type {Buffer | string} */ bytes,
+			/** @type {{ contentType?: string, length?: boolean }} */ o = {},
+		) => {
+			state.downloads.set(name, {
+				bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes),
+				contentType: o.contentType ?? 'application/octet-stream',
+				length: o.length !== false,
+			});
+			return `${state.storageUrl}/downloads/${encodeURIComponent(name)}`;
+		},
 		reset: () => {
 			state.faults.clear();
 			state.limiter.clear();
+			state.downloads.clear();
+			state.putLink.clear();
+			state.downloadLink.clear();
+			for (const req of state.held) cut(req);
+			state.held.clear();
 			state.requests.length = 0;
 			elsewhere.requests.length = 0;
 			for (const u of state.uploads) {
@@ -141,8 +171,20 @@ async function startEmulator(startOptions = {}) {
 			}
 			state.uploads.length = 0;
 			state.options = { ...initialOptions };
+			state.accounts = accounts.seedAccounts();
 			if (seed !== undefined) state.faults.setSeed(seed);
 		},
+		addEvent: (/** @type {Record<string, unknown>} */ event) =>
+			accounts.addEvent(state.accounts, event),
+		removeEvent: (/** @type {string} */ linkId, /** @type {string | undefined} */ apiKey) =>
+			accounts.removeEvent(state.accounts, linkId, apiKey),
+		addAlbum: (/** @type {string} */ linkId, /** @type {Record<string, unknown>} */ album) =>
+			accounts.addAlbum(state.accounts, linkId, album),
+		removeAlbum: (
+			/** @type {string} */ linkId,
+			/** @type {string} */ albumId,
+			/** @type {string | undefined} */ apiKey,
+		) => accounts.removeAlbum(state.accounts, linkId, albumId, apiKey),
 	};
 
 	/**
@@ -238,8 +280,16 @@ async function startEmulator(startOptions = {}) {
 		},
 		addFault: (rule) => state.faults.add(rule),
 		clearFaults: () => state.faults.clear(),
+		addDownload: (name, bytes, o) => target.addDownload(name, bytes, o),
 		setOptions: (o) => target.setOptions(/** @type {Record<string, unknown>} */ (o)),
 		reset: () => target.reset(),
+		addEvent: (event) => target.addEvent(event),
+		removeEvent: (linkId, apiKey) => target.removeEvent(linkId, apiKey),
+		addAlbum: (linkId, album) => target.addAlbum(linkId, album),
+		removeAlbum: (linkId, albumId, apiKey) => target.removeAlbum(linkId, albumId, apiKey),
+		get events() {
+			return accounts.publicAccounts(state.accounts);
+		},
 		close: async () => {
 			await Promise.all([closeServer(api), closeServer(storage), elsewhere.close()]);
 			if (ownDir) fs.rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@
 const { FaultSet, RateLimiter, retryAfterOf } = require('./faults');
 const { sleep, sendError, sendText, s3ErrorXml, drain, gone, cut } = require('./http-util');
 const { sendRedirect, sendDrip, sendEndless, sendHuge } = require('./hostile');
+const { silence, stallMidAnswer } = require('./network');
 
 /**
  * @typedef {object} EmulatorOptions
@@ -13,6 +14,8 @@ const { sendRedirect, sendDrip, sendEndless, sendHuge } = require('./hostile');
  * @property {number} maxUploadBytes largest accepted PUT body (default 5 GiB, S3's single-PUT limit)
  * @property {number} bodyIdleTimeoutMs a PUT whose body stalls this long is refused with 400 RequestTimeout (default 20000)
  * @property {number} drainLimitBytes a refused request body up to this size is read before answering; larger ones get the answer and the connection closes (default 64 MiB)
+ * @property {number} storageReadBytesPerSecond the storage reads PUT bodies at this rate, all PUTs at once sharing it like one uplink; 0 = as fast as they come (default 0)
+ * @property {number} downloadBytesPerSecond downloads (`GET /downloads/<name>`) are sent at this rate, shared by all at once; 0 = as fast as the client reads (default 0)
  */
 
 /**
@@ -56,6 +59,10 @@ const { sendRedirect, sendDrip, sendEndless, sendHuge } = require('./hostile');
  * @property {StoredUpload[]} uploads
  * @property {RequestLogEntry[]} requests
  * @property {import('./seed').SeedAccount[]} accounts
+ * @property {Map<string, import('./network').HostedFile>} downloads files served at `GET /downloads/<name>`
+ * @property {import('./network').Link} putLink the link all PUT bodies share (storageReadBytesPerSecond)
+ * @property {import('./network').Link} downloadLink the link all downloads share (downloadBytesPerSecond)
+ * @property {Set<import('node:http').IncomingMessage>} held requests a stall fault holds (ended by reset and close)
  */
 
 /** @type {EmulatorOptions} */
@@ -66,6 +73,8 @@ const DEFAULT_OPTIONS = {
 	maxUploadBytes: 5 * 1024 ** 3,
 	bodyIdleTimeoutMs: 20000,
 	drainLimitBytes: 64 * 1024 ** 2,
+	storageReadBytesPerSecond: 0,
+	downloadBytesPerSecond: 0,
 };
 
 /**
@@ -135,21 +144,24 @@ async function answerAfterBody(state, req, res, answer) {
 }
 
 /**
- * The common front of both endpoints and the PUT: added latency, the rate limit, then the fault rules.
+ * The common front of both endpoints, the PUT and downloads: added latency and the rate limit (not on
+ * downloads, which stand for any web server), then the fault rules.
  * Returns handled=true when it already answered (or reset the connection); otherwise the rule that the
  * endpoint itself must apply, if any.
  * @param {State} state
- * @param {'geteventsandalbums'|'getuploadurl'|'put'} endpoint
+ * @param {'geteventsandalbums'|'getuploadurl'|'put'|'download'} endpoint
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
  * @returns {Promise<{ handled: boolean, rule?: import('./faults').FaultRule }>}
  */
 async function gate(state, endpoint, req, res) {
-	const server = endpoint === 'put' ? 'storage' : 'api';
-	if (state.options.latencyMs > 0) await sleep(state.options.latencyMs);
-	if (state.limiter.over(state.options.rateLimitPerSecond)) {
-		await answerAfterBody(state, req, res, () => sendFault(server, res, 429, { retryAfter: '1' }));
-		return { handled: true };
+	const server = endpoint === 'put' || endpoint === 'download' ? 'storage' : 'api';
+	if (endpoint !== 'download') {
+		if (state.options.latencyMs > 0) await sleep(state.options.latencyMs);
+		if (state.limiter.over(state.options.rateLimitPerSecond)) {
+			await answerAfterBody(state, req, res, () => sendFault(server, res, 429, { retryAfter: '1' }));
+			return { handled: true };
+		}
 	}
 	const rule = state.faults.take(endpoint);
 	if (!rule) return { handled: false };
@@ -158,6 +170,15 @@ async function gate(state, endpoint, req, res) {
 			if (endpoint === 'put' && rule.when === 'after') return { handled: false, rule };
 			await sleep(rule.ms ?? 0);
 			return { handled: false };
+		case 'stall':
+			if (endpoint === 'put') return { handled: false, rule };
+			if (rule.afterBytes === undefined) {
+				await silence(state, req);
+				return { handled: true };
+			}
+			if (endpoint === 'download') return { handled: false, rule };
+			await stallMidAnswer(state, req, res, rule.afterBytes);
+			return { handled: true };
 		case 'reset':
 			if (endpoint === 'put') return { handled: false, rule };
 			cut(req);

@@ -8,6 +8,7 @@ const { pipeline } = require('node:stream/promises');
 const { verifyRequest } = require('./signing');
 const { gate, answerAfterBody } = require('./state');
 const { sleep, sendText, s3ErrorXml, gone, cut } = require('./http-util');
+const { handleDownload, hold } = require('./network');
 
 /**
  * The object storage: PUT <uploadUrl>. Strict like S3 with a pre-signed URL; the body is streamed
@@ -161,6 +162,9 @@ async function receive(state, req, res, uploadId, meta, length, rule) {
 	const sha256 = crypto.createHash('sha256');
 	let bytes = 0;
 	const resetAt = rule?.kind === 'reset' ? (rule.afterBytes ?? Math.floor(length / 2)) : -1;
+	// a stalled storage stops reading after afterBytes (or once it has the whole body) and never answers
+	const stallAt = rule?.kind === 'stall' ? Math.min(rule.afterBytes ?? length, length) : -1;
+	const rate = state.options.storageReadBytesPerSecond;
 	let timedOut = false;
 	req.setTimeout(state.options.bodyIdleTimeoutMs, () => {
 		if (bytes === length) return;
@@ -180,6 +184,7 @@ async function receive(state, req, res, uploadId, meta, length, rule) {
 	});
 	try {
 		if (resetAt === 0) throw destroyForFault(req);
+		if (stallAt === 0) throw await stall(state, req);
 		await pipeline(
 			req,
 			async function* hash(/** @type {AsyncIterable<Buffer>} */ source) {
@@ -187,8 +192,11 @@ async function receive(state, req, res, uploadId, meta, length, rule) {
 					md5.update(chunk);
 					sha256.update(chunk);
 					bytes += chunk.length;
+					// the next chunk is read only once this one has crossed the uplink
+					await state.putLink.pass(chunk.length, rate);
 					yield chunk;
 					if (resetAt > 0 && bytes >= resetAt) throw destroyForFault(req);
+					if (stallAt > 0 && bytes >= stallAt) throw await stall(state, req);
 				}
 			},
 			fs.createWriteStream(tmp, { flags: 'wx' }),
@@ -235,6 +243,18 @@ async function receive(state, req, res, uploadId, meta, length, rule) {
 		'x-amz-request-id': crypto.randomBytes(8).toString('hex').toUpperCase(),
 	});
 	res.end();
+}
+
+/**
+ * A storage that stops: no more reading, no answer, no idle timeout; returns once the connection is
+ * gone.
+ * @param {State} state
+ * @param {Req} req
+ */
+async function stall(state, req) {
+	req.setTimeout(0);
+	await hold(state, req);
+	return new Error('stalled by fault rule');
 }
 
 /** @param {Req} req */
@@ -287,6 +307,16 @@ async function store(state, tmp, uploadId, meta, size, sha256, etag, rawUrl) {
  * @param {Res} res
  */
 async function handleStorage(state, req, res) {
+	const p = (req.url ?? '/').split('?')[0];
+	if ((req.method === 'GET' || req.method === 'HEAD') && p.startsWith('/downloads/')) {
+		let name = '';
+		try {
+			name = decodeURIComponent(p.slice('/downloads/'.length));
+		} catch {
+			// not an encoded name: no such download
+		}
+		return await handleDownload(state, req, res, name);
+	}
 	await handlePut(state, req, res);
 }
 

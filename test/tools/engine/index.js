@@ -13,6 +13,8 @@ const { binaryFromBuffer, binaryFromFile, inlineBinary, storeBinary, readBinary 
 const { START_NODE_TYPE } = require('./start-node');
 const { HarnessCredentialsHelper } = require('./credentials-helper');
 const { clearDedupStore } = require('./dedup-store');
+const { createPoller } = require('./poll');
+const { toolVariant, toolTypeName, offered, AGENT_TYPE, AGENT_TYPE_NAME } = require('./ai-tool');
 
 module.exports = {
 	initEngine,
@@ -31,4 +33,10 @@ module.exports = {
 	START_NODE_TYPE,
 	HarnessCredentialsHelper,
 	clearDedupStore,
+	createPoller,
+	toolVariant,
+	toolTypeName,
+	offered,
+	AGENT_TYPE,
+	AGENT_TYPE_NAME,
 };

@@ -44,6 +44,11 @@ const { createStartNodeType, START_NODE_TYPE } = require('./start-node');
  * @property {import('n8n-workflow').IWorkflowSettings} [settings] merged over `{ executionOrder: 'v1' }`
  * @property {import('n8n-workflow').WorkflowExecuteMode} [mode] default 'manual'
  * @property {number} [timeoutMs] workflow execution timeout (n8n's executionTimeout), none by default
+ * @property {{ node: string, data: INodeExecutionData[][] }} [triggerData] run as n8n runs an execution
+ *   that a trigger or poll started: the workflow goes on from `node` with `data` as its output
+ *   (n8n's WorkflowExecutionService.runWorkflow: a node execution stack, processRunExecutionData)
+ * @property {import('n8n-workflow').IDataObject} [staticData] the workflow's static data (n8n loads it
+ *   from the database); the run's changes are in `run`'s workflow, see RunResult.staticData
  *
  * @typedef {object} RunResult
  * @property {import('n8n-workflow').IRun} run the raw IRun from WorkflowExecute
@@ -60,6 +65,7 @@ const { createStartNodeType, START_NODE_TYPE } = require('./start-node');
  *   stacks, logs) as one string, for searching e.g. that an API key appears nowhere
  * @property {string} executionId
  * @property {HarnessCredentialsHelper} credentialsHelper the run's credentials helper
+ * @property {import('n8n-workflow').IDataObject} [staticData] the workflow's static data after the run
  */
 
 let executionCounter = 0;
@@ -155,6 +161,7 @@ async function execute(options, logs) {
 		nodeTypes: createNodeTypes(typeMap),
 		settings,
 		pinData: options.pinData,
+		staticData: options.staticData ? structuredClone(options.staticData) : undefined,
 	});
 	const hooks = new ExecutionLifecycleHooks(mode, executionId, /** @type {any} */ (workflowData));
 	const additionalData = buildAdditionalData({
@@ -166,18 +173,48 @@ async function execute(options, logs) {
 		executionTimeoutTimestamp: options.timeoutMs ? Date.now() + options.timeoutMs : undefined,
 	});
 
-	const startNode = options.startNode
-		? workflow.getNode(options.startNode) ?? undefined
-		: nodes.find((n) => describe(typeMap[n.type], n.typeVersion).inputs.length === 0);
-	const run = await new WorkflowExecute(additionalData, mode).run({
-		workflow,
-		startNode,
-		destinationNode: options.destinationNode
-			? { nodeName: options.destinationNode, mode: 'inclusive' }
-			: undefined,
-		pinData: options.pinData,
+	const run = options.triggerData
+		? await runFromTrigger(workflow, additionalData, mode, options.triggerData)
+		: await new WorkflowExecute(additionalData, mode).run({
+				workflow,
+				startNode: options.startNode
+					? workflow.getNode(options.startNode) ?? undefined
+					: nodes.find((n) => describe(typeMap[n.type], n.typeVersion).inputs.length === 0),
+				destinationNode: options.destinationNode
+					? { nodeName: options.destinationNode, mode: 'inclusive' }
+					: undefined,
+				pinData: options.pinData,
+			});
+	return { ...buildResult(run, logs, executionId, credentialsHelper), staticData: plainStaticData(workflow) };
+}
+
+/**
+ * The workflow goes on from a trigger's output, as n8n runs an execution a trigger or poll started.
+ * @param {Workflow} workflow
+ * @param {import('n8n-workflow').IWorkflowExecuteAdditionalData} additionalData
+ * @param {import('n8n-workflow').WorkflowExecuteMode} mode
+ * @param {{ node: string, data: INodeExecutionData[][] }} triggerData
+ */
+async function runFromTrigger(workflow, additionalData, mode, triggerData) {
+	const { createRunExecutionData } = require('n8n-workflow');
+	const node = workflow.getNode(triggerData.node);
+	if (!node) throw new Error(`No node "${triggerData.node}" to go on from`);
+	const executionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node, data: { main: triggerData.data }, source: null }] },
 	});
-	return buildResult(run, logs, executionId, credentialsHelper);
+	return await new WorkflowExecute(additionalData, mode, executionData).processRunExecutionData(workflow);
+}
+
+/**
+ * The workflow's static data as n8n saves it (a plain copy, without the change flag).
+ * @param {Workflow} workflow
+ * @returns {import('n8n-workflow').IDataObject}
+ */
+function plainStaticData(workflow) {
+	const { __dataChanged, ...data } = /** @type {import('n8n-workflow').IDataObject} */ (
+		JSON.parse(JSON.stringify(workflow.staticData))
+	);
+	return data;
 }
 
 /**
@@ -223,4 +260,4 @@ function buildResult(run, logs, executionId, credentialsHelper) {
 	};
 }
 
-module.exports = { runWorkflow, completeNodes };
+module.exports = { runWorkflow, completeNodes, plainStaticData };

@@ -36,6 +36,12 @@ const EXAMPLES = [
 			'A public n8n form where guests pick photos and videos that go straight into the album.',
 	},
 	{
+		name: 'new-event-tell-organizer',
+		title: 'New event: tell the organizer',
+		summary:
+			'The EventPics Trigger watches for new events; each new one sends the organizer an email with its title, link ID and albums.',
+	},
+	{
 		name: 'ai-agent-tools',
 		title: 'AI agent with EventPics tools',
 		summary:
@@ -44,8 +50,40 @@ const EXAMPLES = [
 ];
 
 /**
+ * @typedef {{ linkId: string, eventTitle: string, albumId: string, albumTitle: string }} Target
+ *   an event and album of the emulator, as the list would fill them in
+ */
+
+/** The emulator's demo event and album (test/tools/emulator/seed.js), for tests and `npm run n8n`. */
+const EMULATOR_TARGET = {
+	linkId: 'wedding-anna-ben',
+	eventTitle: "Anna & Ben's Wedding",
+	albumId: 'booth',
+	albumTitle: 'Photo booth',
+};
+
+/**
+ * The examples ship with Event and Album empty (list mode, no value): the user picks them from
+ * their own list after import. A test fills them as picking from the list does.
+ * @param {any} workflow
+ * @param {Target} target
+ */
+function pickTarget(workflow, target) {
+	for (const node of workflow.nodes) {
+		if (node.type !== 'n8n-nodes-eventpics.eventPics') continue;
+		const { event, album } = node.parameters;
+		if (event?.mode === 'list' && event.value === '')
+			Object.assign(event, { value: target.linkId, cachedResultName: target.eventTitle });
+		if (album?.mode === 'list' && album.value === '')
+			Object.assign(album, { value: target.albumId, cachedResultName: target.albumTitle });
+	}
+	return workflow;
+}
+
+/**
  * @param {string} name
- * @param {{ boothFolder?: string }} [options]
+ * @param {{ boothFolder?: string, target?: Target }} [options] `target`: the event and album to
+ *   put into the EventPics nodes whose Event and Album are empty (as shipped)
  * @returns {any} the workflow JSON
  */
 function loadExample(name, options = {}) {
@@ -54,7 +92,8 @@ function loadExample(name, options = {}) {
 	let text = fs.readFileSync(path.join(FOLDER, `${name}.json`), 'utf8');
 	if (options.boothFolder)
 		text = text.split(BOOTH_FOLDER_PLACEHOLDER).join(options.boothFolder.replace(/\\/g, '/'));
-	return JSON.parse(text);
+	const workflow = JSON.parse(text);
+	return options.target ? pickTarget(workflow, options.target) : workflow;
 }
 
-module.exports = { EXAMPLES, FOLDER, BOOTH_FOLDER_PLACEHOLDER, loadExample };
+module.exports = { EXAMPLES, FOLDER, BOOTH_FOLDER_PLACEHOLDER, EMULATOR_TARGET, loadExample };

@@ -16,8 +16,10 @@
  *   3. `n8n execute --id`: the real Read/Write Files from Disk node reads the folder and the node
  *      uploads every photo into the emulator (checked byte for byte); a second run skips them all
  *      (Skip Files Uploaded Before, n8n's database), a run on an empty folder ends quietly
- *   4. publishes the form example, starts `n8n start`, submits the form with two photos as a
- *      browser does (multipart) and checks they arrived in the album
+ *   4. publishes the form example and the trigger example (trigger-check.js; its mail goes to a
+ *      local SMTP sink), starts `n8n start`, submits the form with two photos as a browser does
+ *      (multipart) and checks they arrived in the album; adds an event to the emulator and checks the
+ *      trigger mails the organizer once at its next poll
  * Exit code 0 when everything holds; it prints each step with its time and the total.
  */
 
@@ -33,7 +35,10 @@ const { startEmulator } = require('../emulator');
 const { ensureN8n } = require('./install');
 const { installIntoUserFolder } = require('./community-install');
 const n8n = require('./n8n');
+const { EMULATOR_TARGET } = require('../examples/examples');
 const paths = require('./paths');
+const { startSmtpSink } = require('./smtp-sink');
+const { checkTriggerLoaded, publishTriggerExample, checkTriggerFires } = require('./trigger-check');
 
 const SAMPLES = path.join(paths.REPO_ROOT, 'test', 'fixtures', 'samples');
 const PHOTOS = fs.readdirSync(SAMPLES).filter((name) => /\.(jpg|png|heic)$/.test(name));
@@ -56,6 +61,7 @@ function say(message) {
  * @property {string} logFile     npm's and n8n start's output
  * @property {NodeJS.ProcessEnv} env  for every n8n command of this run
  * @property {any} emulator       the EventPics emulator (test/tools/emulator)
+ * @property {any} sink           the SMTP sink the trigger example's mail goes to (smtp-sink.js)
  * @property {import('./n8n').N8nServer} [server]  `n8n start`, once a step started it
  * @property {Map<string, number[]>} [typeVersions]  the versions of each node type this n8n has
  * @property {Record<string, any>} workflows  the workflows imported so far, as imported (by short name)
@@ -137,6 +143,14 @@ async function nodeTypesLoaded(ctx) {
 	const tool = types.find((t) => t.name === 'n8n-nodes-eventpics.eventPicsTool');
 	assert.ok(node, 'n8n did not load n8n-nodes-eventpics.eventPics');
 	assert.ok(tool, 'n8n did not make the AI tool variant n8n-nodes-eventpics.eventPicsTool');
+	// what the test harness's toolVariant() redoes (test/tools/engine/ai-tool.js): n8n
+	// adds nothing to a node with its own toolDescription, and takes away no parameter
+	assert.deepEqual(
+		tool.properties.map((/** @type {any} */ p) => p.name),
+		node.properties.map((/** @type {any} */ p) => p.name),
+		'n8n changed the parameters of the tool variant',
+	);
+	assert.deepEqual([tool.inputs, tool.outputs], [[], ['ai_tool']]);
 	const known = (/** @type {any} */ type) =>
 		new Set(type.properties.map((/** @type {any} */ p) => p.name));
 	for (const [example, type] of [
@@ -156,6 +170,7 @@ async function nodeTypesLoaded(ctx) {
 			}
 		}
 	}
+	checkTriggerLoaded(types);
 }
 
 /** @param {Context} ctx */
@@ -168,7 +183,7 @@ async function boothImported(ctx) {
 	await n8n.mustRun(['import:credentials', `--input=${credentialFile}`], ctx.env);
 	const booth = fitToInstalled(
 		ctx,
-		n8n.loadExample('photo-booth-folder', { boothFolder: ctx.booth }),
+		n8n.loadExample('photo-booth-folder', { boothFolder: ctx.booth, target: EMULATOR_TARGET }),
 	);
 	ctx.workflows.booth = booth;
 	await n8n.importWorkflow(booth, path.join(ctx.work, 'booth.json'), ctx.env);
@@ -229,10 +244,27 @@ async function boothEmptyFolder(ctx) {
 
 /** @param {Context} ctx */
 async function formPublished(ctx) {
-	const form = fitToInstalled(ctx, n8n.loadExample('form-to-album'));
+	const form = fitToInstalled(ctx, n8n.loadExample('form-to-album', { target: EMULATOR_TARGET }));
 	ctx.workflows.form = form;
 	await n8n.importWorkflow(form, path.join(ctx.work, 'form.json'), ctx.env);
 	await n8n.publishWorkflow(form.id, ctx.env);
+}
+
+/** @param {Context} ctx */
+async function triggerPublished(ctx) {
+	ctx.workflows.trigger = await publishTriggerExample({
+		env: ctx.env,
+		work: ctx.work,
+		smtpPort: ctx.sink.port,
+		emulator: ctx.emulator,
+		fit: (/** @type {any} */ workflow) => fitToInstalled(ctx, workflow),
+	});
+}
+
+/** @param {Context} ctx */
+async function triggerFires(ctx) {
+	assert.ok(ctx.server, 'n8n start is not running');
+	await checkTriggerFires({ server: ctx.server, emulator: ctx.emulator, sink: ctx.sink });
 }
 
 /** @param {Context} ctx */
@@ -288,7 +320,10 @@ const STEPS = [
 		'package installed into .n8n/nodes like the Community Nodes panel, from npm pack',
 		installPackage,
 	],
-	['n8n loads eventPics and eventPicsTool with the parameters the examples use', nodeTypesLoaded],
+	[
+		'n8n loads eventPics, eventPicsTool and eventPicsTrigger with the parameters the examples use',
+		nodeTypesLoaded,
+	],
 	['credential and booth example imported', boothImported],
 	[
 		`booth example: ${PHOTOS.length} photos read from the folder and uploaded (n8n execute)`,
@@ -297,10 +332,18 @@ const STEPS = [
 	['booth example, second run: every photo skipped, nothing uploaded again', boothSkipsKnown],
 	['booth example, empty folder: the run ends quietly', boothEmptyFolder],
 	['form example imported and published', formPublished],
+	[
+		'trigger example imported and published (its SMTP credential on a local sink)',
+		triggerPublished,
+	],
 	['n8n start answers', serverStarted],
 	[
 		'form example: a guest sends two photos through the form, both arrive in the album',
 		formUploads,
+	],
+	[
+		'trigger example: an event added while n8n runs sends the organizer one mail at the next poll',
+		triggerFires,
 	],
 ];
 
@@ -334,6 +377,7 @@ async function main() {
 		logFile: path.join(work, 'log.txt'),
 		env: n8n.n8nEnv(userFolder, { N8N_RESTRICT_FILE_ACCESS_TO: path.dirname(booth) }),
 		emulator: await startEmulator({ storageDir: path.join(work, 'emulator') }),
+		sink: await startSmtpSink(),
 		workflows: {},
 	};
 	let passed = false;
@@ -346,6 +390,7 @@ async function main() {
 	} finally {
 		if (ctx.server) await ctx.server.stop();
 		await ctx.emulator.close();
+		await ctx.sink.close();
 		if (!passed) say(`kept ${work} for a look (log.txt)`);
 		else fs.rmSync(work, { recursive: true, force: true });
 	}

@@ -19,7 +19,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { startEmulator } = require('../emulator');
-const { EXAMPLES, loadExample } = require('../examples/examples');
+const { EMULATOR_TARGET, EXAMPLES, loadExample } = require('../examples/examples');
 const { ensureN8n, log } = require('./install');
 const { installIntoUserFolder } = require('./community-install');
 const n8n = require('./n8n');
@@ -55,7 +55,10 @@ async function importExamples(env, boothFolder) {
 	for (const { name } of EXAMPLES) {
 		if (done.includes(name)) continue;
 		const file = path.join(paths.userFolder, `example-${name}.json`);
-		fs.writeFileSync(file, JSON.stringify(loadExample(name, { boothFolder })));
+		fs.writeFileSync(
+			file,
+			JSON.stringify(loadExample(name, { boothFolder, target: EMULATOR_TARGET })),
+		);
 		await n8n.mustRun(['import:workflow', `--input=${file}`], env);
 		fs.rmSync(file);
 		done.push(name);

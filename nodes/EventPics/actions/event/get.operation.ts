@@ -1,14 +1,19 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { eventLocator } from '../descriptions';
+import { eventFields, toolDescription } from '../tool.description';
 import { forEachItem } from '../items';
 import { findEvent, readAccount, readLocator } from '../account';
-import { eventToJson } from './eventToJson';
+import { eventToJson } from '../../helpers/eventJson';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['event'], operation: ['get'] } },
-	[eventLocator],
+	[
+		toolDescription(
+			"Gets one EventPics event with its albums (linkId, title, and each album's id and title). Pass the event's linkId.",
+		),
+		...eventFields,
+	],
 );
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

@@ -2,13 +2,19 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { paginationFields } from '../descriptions';
+import { toolDescription } from '../tool.description';
 import { applyLimit, forEachItem } from '../items';
 import { readAccount } from '../account';
-import { eventToJson } from './eventToJson';
+import { eventToJson } from '../../helpers/eventJson';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['event'], operation: ['getAll'] } },
-	paginationFields,
+	[
+		toolDescription(
+			"Lists the user's EventPics events with their albums: each event's linkId and title, each album's id and title. Takes no input; use it to find the linkId and album id that the other EventPics tools need.",
+		),
+		...paginationFields,
+	],
 );
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

@@ -9,17 +9,18 @@ export type Outcome = 'uploaded' | 'skipped' | 'failed';
 /**
  * The fields of every output item of Photo > Upload, in this order. Every item has all of them
  * (null where a field does not apply), so n8n's table shows the same columns for uploaded, skipped
- * and failed files. `reason` says why a file was skipped or failed; `error` holds a failure's message
- * too, where n8n's Continue On Fail puts it.
+ * and failed files, and its first columns say what became of which file, where. `reason` says why
+ * a file was skipped or failed; `error` holds a failure's message too, where n8n's Continue On Fail
+ * puts it.
  */
 const FIELDS = [
 	'outcome',
-	'reason',
-	'linkId',
-	'eventTitle',
-	'albumId',
-	'albumTitle',
 	'fileName',
+	'reason',
+	'eventTitle',
+	'albumTitle',
+	'linkId',
+	'albumId',
 	'contentType',
 	'bytes',
 	'takenAt',

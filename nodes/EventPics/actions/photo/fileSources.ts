@@ -5,6 +5,7 @@ import { openStored, resolveBinary } from '../../transport/binaryStore';
 import type { DownloadLimits } from '../../transport/download';
 import { downloadToStore } from '../../transport/download';
 import { shownUrl } from '../../transport/downloadRefusals';
+import { DEFAULT_RETRY_POLICY } from '../../transport/retryPolicy';
 import type { Failure } from '../../transport/types';
 import { checkedOption, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
 
@@ -57,16 +58,20 @@ export async function binarySources(
 	return { ok: true, sources };
 }
 
-/** The URL source's limits from the options, checked whatever an expression produced. */
+/** The URL source's limits from the options (Timeout already checked), checked whatever an expression produced. */
 export function downloadLimits(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	options: { allowInternalAddresses?: unknown; maxFileSizeMb?: unknown },
+	options: { allowInternalAddresses?: unknown; maxFileSizeMb?: unknown; timeoutSeconds?: number },
 ): DownloadLimits {
 	const megabytes = options.maxFileSizeMb ?? DEFAULT_MAX_FILE_SIZE_MB;
 	return {
 		allowInternal: options.allowInternalAddresses === true,
 		maxBytes: Math.floor(checkedOption(ctx, itemIndex, 'maxFileSizeMb', megabytes) * 1024 * 1024),
+		timeoutMs:
+			options.timeoutSeconds === undefined
+				? DEFAULT_RETRY_POLICY.timeoutMs
+				: options.timeoutSeconds * 1000,
 	};
 }
 

@@ -2,7 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { NUMBER_RULES } from '../../helpers/numberOption';
 import { DEFAULT_RETRY_POLICY } from '../../transport/retryPolicy';
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
+import {
+	ALLOW_ANY_TYPE,
+	ALLOW_UNKNOWN_TYPES,
+	DEFAULT_CONCURRENCY,
+	DEFAULT_MAX_FILE_SIZE_MB,
+} from './uploadOptions';
 
 /** A numeric option: its label and range from NUMBER_RULES, the same rule the run-time check uses. */
 function numberOption(
@@ -23,15 +28,19 @@ function numberOption(
 	};
 }
 
-/** Options of Photo > Upload about what may be fetched and uploaded (kept in the collection's A-Z order there). */
+/**
+ * Options of Photo > Upload about what may be fetched and uploaded (kept in the collection's A-Z
+ * order there). Names short enough for n8n's option list; tooltips of one or two sentences, the
+ * details in the README (Photo > Upload, Options).
+ */
 const allowOptions: INodeProperties[] = [
 	{
-		displayName: 'Allow Files That Are Not Photos or Videos',
+		displayName: ALLOW_ANY_TYPE,
 		name: 'allowOtherTypes',
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to upload files whose type is neither a photo (image/*) nor a video (video/*), and files whose content is text or HTML, instead of refusing them',
+			'Whether to upload files that are not photos or videos (PDFs, audio, text, HTML) instead of refusing them',
 	},
 	{
 		displayName: 'Allow Internal Addresses',
@@ -39,15 +48,23 @@ const allowOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether the File URL may point to this machine or a private network (localhost, 127.0.0.1, 10.x, 192.168.x, 169.254.x, fc00::/7, ...). Off by default so that a workflow or an AI agent cannot fetch internal files; turn on only for local set-ups you trust.',
+			'Whether the File URL may point to this machine or a private network (localhost, 10.x, 192.168.x, ...). Only for local set-ups you trust.',
 		displayOptions: { show: { '/source': ['url'] } },
+	},
+	{
+		displayName: ALLOW_UNKNOWN_TYPES,
+		name: 'allowUnknownType',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to upload a file whose type cannot be told (unknown extension, unrecognised content) as application/octet-stream instead of refusing it',
 	},
 ];
 
 const maxFileSizeOption = numberOption(
 	'maxFileSizeMb',
 	DEFAULT_MAX_FILE_SIZE_MB,
-	'Largest file the URL source downloads, in MiB. A larger Content-Length is refused before reading; an answer without one is stopped when it passes the limit.',
+	'Largest file downloaded from a File URL, in MiB',
 	{
 		displayOptions: { show: { '/source': ['url'] } },
 	},
@@ -65,7 +82,7 @@ export const optionsField: INodeProperties = {
 		numberOption(
 			'concurrency',
 			DEFAULT_CONCURRENCY,
-			'How many files are uploaded at once. Without this option the node chooses: it starts with 4 and goes up to 64 while EventPics answers quickly. Either way it uses fewer for a while when EventPics answers 429 (too many requests), and the automatic choice also when answers slow down. Set 1 to upload one file after the other.',
+			'How many files are uploaded at once. Without this option the node chooses, from 4 up to 64 while EventPics answers quickly.',
 		),
 		{
 			displayName: 'Duplicate Key',
@@ -74,7 +91,7 @@ export const optionsField: INodeProperties = {
 			default: '',
 			placeholder: 'e.g. {{ $json.fileKey }}',
 			description:
-				'Only used together with the option "Skip Files Uploaded Before" (add both): what identifies a file. Empty means its content (SHA-256), so a renamed copy is still recognised. Without that option the node stops with an error.',
+				'What identifies a file for "Skip Files Uploaded Before" (add both), e.g. its ID in the source. Empty: its content, so a renamed copy is still recognised.',
 		},
 		{
 			displayName: 'File Name',
@@ -88,22 +105,14 @@ export const optionsField: INodeProperties = {
 		numberOption(
 			'maxAttempts',
 			DEFAULT_RETRY_POLICY.maxAttempts,
-			'How many times one upload is tried when EventPics answers 5xx or 429 or the connection breaks. A 429 that says when to come back (Retry-After) only uses up Max Total Wait.',
+			'How many times one file is tried when EventPics answers 5xx or 429 or the connection breaks',
 		),
 		maxFileSizeOption,
 		numberOption(
 			'maxTotalWaitSeconds',
 			DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000,
-			'Longest time one upload waits between its tries, summed. A Retry-After longer than what is left ends the tries at once; the pause of all uploads after a 429 is never longer either.',
+			'Longest time one file waits between its tries, summed, Retry-After pauses included',
 		),
-		{
-			displayName: 'Send Unknown Types as Octet-Stream',
-			name: 'allowUnknownType',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to upload a file whose type cannot be told (an unknown extension, content not recognised) as application/octet-stream instead of refusing it',
-		},
 		{
 			displayName: 'Skip Files Uploaded Before',
 			name: 'skipDuplicates',
@@ -115,7 +124,7 @@ export const optionsField: INodeProperties = {
 		numberOption(
 			'timeoutSeconds',
 			DEFAULT_RETRY_POLICY.timeoutMs / 1000,
-			'Longest time one call to EventPics may take in all, and longest time an upload may stall (no data moving). A large file may take longer as long as its data keeps moving.',
+			'Longest time a call to EventPics may take, and an upload may stall with no data moving',
 		),
 	],
 };

@@ -7,7 +7,7 @@ const takenAtValue = (extra: IDisplayOptions['show']): INodeProperties => ({
 	default: '',
 	placeholder: 'e.g. 2026-06-20T18:30:00+02:00',
 	description:
-		"When the photo was taken: an ISO 8601 date (without an offset it is read in the workflow's time zone; a time that happens twice when clocks go back is the first one, a time skipped when they go forward is moved forward by the gap), epoch milliseconds or seconds, or an n8n date. Sent as Unix milliseconds; empty sends none.",
+		"When the photo was taken: an ISO 8601 date (in the workflow's time zone when it has no offset), epoch milliseconds or seconds, or an n8n date such as {{ $now }}. Empty sends none.",
 	displayOptions: { show: extra },
 });
 

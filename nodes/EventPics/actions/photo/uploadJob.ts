@@ -18,13 +18,12 @@ import type { FileSource } from './fileSources';
 import type { Inspection } from './inspect';
 import { bodyOpener, chooseTakenAt, inspectFile } from './inspect';
 import type { UploadJob } from './itemJobs';
+import { ALLOW_ANY_TYPE, ALLOW_UNKNOWN_TYPES } from './uploadOptions';
 
 const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
-	unknown:
-		'Give the file a name with a known extension in Options > "File Name", or turn on Options > "Send Unknown Types as Octet-Stream".',
-	notMedia:
-		'An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "Allow Files That Are Not Photos or Videos" to upload it anyway.',
-	text: 'This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "Allow Files That Are Not Photos or Videos".',
+	unknown: `Give the file a name with a known extension in Options > "File Name", or turn on Options > "${ALLOW_UNKNOWN_TYPES}" to send it as application/octet-stream.`,
+	notMedia: `An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "${ALLOW_ANY_TYPE}" to upload it anyway.`,
+	text: `This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
 };
 
 function describeSource(source: FileSource): string {
@@ -177,6 +176,8 @@ async function uploadInspected(
 		});
 	}
 	const report = result.value;
+	// a retry of a transfer that was moving when it broke: said, with how far it had come
+	warnings.push(...report.brokenTransfers);
 	if (report.possibleDuplicate) {
 		warnings.push(
 			'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.',

@@ -13,6 +13,10 @@ export const AUTO_MAX_CONCURRENCY = 64;
 export const DEFAULT_CONCURRENCY = 16;
 export const START_CONCURRENCY = 4;
 
+/** The names of the type options, as the Options list shows them and messages name them. */
+export const ALLOW_ANY_TYPE = 'Allow Any File Type';
+export const ALLOW_UNKNOWN_TYPES = 'Allow Unknown Types';
+
 /** Max File Size (MB) of the URL source when the option is not added. */
 export const DEFAULT_MAX_FILE_SIZE_MB = 1024;
 

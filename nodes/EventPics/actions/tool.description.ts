@@ -1,0 +1,61 @@
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { albumLocator, eventLocator } from './descriptions';
+
+/**
+ * The AI tool variant ("EventPics Tool", which n8n makes from `usableAsTool`) has some fields of its
+ * own. n8n's display option `@tool` is true for a node type whose name ends in "Tool", in the editor
+ * and when the workflow runs, so a field shown only there gets its own default in both places.
+ */
+export const AS_TOOL: IDisplayOptions = { show: { '@tool': [true] } };
+export const NOT_AS_TOOL: IDisplayOptions = { hide: { '@tool': [true] } };
+
+/** An expression that an AI agent fills: `key` and `description` are what the model is offered. */
+export const fromAI = (key: string, description: string) =>
+	`={{ $fromAI('${key}', '${description}', 'string') }}`;
+
+/**
+ * What the agent is told the tool does and what to pass it, one per operation. n8n adds its own
+ * "Tool Description" field only to nodes without a `toolDescription` parameter; its automatic text
+ * would be just the action ("Upload a photo or video in EventPics").
+ */
+export function toolDescription(text: string): INodeProperties {
+	return {
+		displayName: 'Description',
+		name: 'toolDescription',
+		type: 'string',
+		default: text,
+		required: true,
+		typeOptions: { rows: 3 },
+		description: 'What the AI agent is told this tool does and what to pass it',
+		displayOptions: AS_TOOL,
+	};
+}
+
+/**
+ * A resource locator twice: picked from the list by the user in the node; in the tool given by the
+ * agent (By ID, `$fromAI`). A wrong ID gets an error that lists the valid ones, so the agent can
+ * correct itself; the user can still pick a fixed event or album in the tool.
+ */
+function pickedOrGiven(locator: INodeProperties, key: string, said: string): INodeProperties[] {
+	return [
+		{ ...locator, displayOptions: NOT_AS_TOOL },
+		{
+			...locator,
+			default: { __rl: true, mode: 'id', value: fromAI(key, said) },
+			displayOptions: AS_TOOL,
+		},
+	];
+}
+
+export const eventFields = pickedOrGiven(
+	eventLocator,
+	'linkId',
+	'The linkId of the EventPics event, from the tool that lists events',
+);
+
+export const albumFields = pickedOrGiven(
+	albumLocator,
+	'albumId',
+	'The id of an album of that event, or empty for none',
+);

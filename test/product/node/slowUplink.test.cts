@@ -1,0 +1,155 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+import type { Emulator } from './fixture.cts';
+import { binaryFromBuffer, inlineBinary, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+const MiB = 1024 * 1024;
+
+const video = (bytes: Buffer, name = 'ceremony.mp4') => ({
+	json: {},
+	binary: { data: binaryFromBuffer(bytes, { fileName: name, mimeType: 'video/mp4' }) },
+});
+
+async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
+	const started = Date.now();
+	const result = await run();
+	return [result, (Date.now() - started) / 1000];
+}
+
+/**
+ * A venue's uplink: the storage reads the PUT at a fixed rate (the emulator's
+ * storageReadBytesPerSecond). An upload ends on a true stall only, no byte moving for Timeout,
+ * however long a moving transfer takes; the messages say which limit ended it.
+ */
+describe('uploads over a slow uplink', () => {
+	let emu: Emulator;
+	beforeAll(async () => (emu = await startEmulator()));
+	afterAll(async () => await emu.close());
+	beforeEach(() => emu.reset());
+
+	it('80 MiB at 1 MiB/s with default options arrive whole, in one try (longer than Timeout)', async () => {
+		emu.setOptions({ storageReadBytesPerSecond: MiB });
+		const bytes = randomBytes(80 * MiB);
+		const [result, seconds] = await timed(() =>
+			runEventPics({ emu, parameters: uploadParameters(), inputItems: [video(bytes)] }),
+		);
+		expect(result.nodeError).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ statusCode: 200, attempts: 1, bytes: 80 * MiB });
+		expect(emu.uploads).toHaveLength(1);
+		expect(emu.uploads[0].sha256).toBe(sha256(bytes));
+		// the link really was slow: longer than the 60 s Timeout that used to bound the whole body
+		expect(seconds).toBeGreaterThan(75);
+	}, 300_000);
+
+	it('a transfer of 15 s with Timeout 5 s arrives: Timeout bounds a stall, not the transfer', async () => {
+		emu.setOptions({ storageReadBytesPerSecond: 2 * MiB });
+		const bytes = randomBytes(30 * MiB);
+		const [result, seconds] = await timed(() =>
+			runEventPics({
+				emu,
+				parameters: uploadParameters({ options: { timeoutSeconds: 5, maxAttempts: 1 } }),
+				inputItems: [video(bytes)],
+			}),
+		);
+		expect(result.nodeError).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ statusCode: 200, attempts: 1 });
+		expect(emu.uploads[0].sha256).toBe(sha256(bytes));
+		expect(seconds).toBeGreaterThan(13);
+	}, 90_000);
+
+	it('a PUT whose data stops fails after Timeout with the stall message, naming how far it came', async () => {
+		emu.addFault({ endpoint: 'put', kind: 'stall', afterBytes: MiB });
+		const [result, seconds] = await timed(() =>
+			runEventPics({
+				emu,
+				parameters: uploadParameters({ options: { timeoutSeconds: 2, maxAttempts: 1 } }),
+				inputItems: [video(randomBytes(24 * MiB))],
+			}),
+		);
+		expect(result.nodeError?.message).toMatch(
+			/^Uploading the file to the upload address \(PUT\) stalled: no data moved for 2 s \(Timeout\) after [\d.]+ MiB of 24 MiB had been sent, so the node stopped it$/,
+		);
+		expect(result.nodeError?.description).toContain('The connection to the storage stopped moving data.');
+		expect(emu.uploads).toHaveLength(0);
+		expect(seconds).toBeGreaterThanOrEqual(2);
+		expect(seconds).toBeLessThan(10);
+	}, 60_000);
+
+	it('no answer after the last byte is a stall too, and says so', async () => {
+		emu.addFault({ endpoint: 'put', kind: 'stall' });
+		const [result, seconds] = await timed(() =>
+			runEventPics({
+				emu,
+				parameters: uploadParameters({ options: { timeoutSeconds: 2, maxAttempts: 1 } }),
+				inputItems: [video(randomBytes(3 * MiB))],
+			}),
+		);
+		expect(result.nodeError?.message).toBe(
+			'Uploading the file to the upload address (PUT) sent all 3 MiB, then no answer came within 2 s (Timeout) of the time its last bytes could arrive, so the node stopped waiting',
+		);
+		expect(seconds).toBeGreaterThanOrEqual(2);
+		expect(seconds).toBeLessThan(10);
+	}, 60_000);
+
+	it('a retry of a transfer that was moving when it broke is reported in the output', async () => {
+		emu.addFault({ endpoint: 'put', kind: 'stall', afterBytes: 2 * MiB, times: 1 });
+		const bytes = randomBytes(8 * MiB);
+		const result = await runEventPics({
+			emu,
+			parameters: uploadParameters({ options: { timeoutSeconds: 2 } }),
+			inputItems: [video(bytes)],
+		});
+		expect(result.nodeError).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ statusCode: 200, attempts: 2 });
+		expect(emu.uploads[0].sha256).toBe(sha256(bytes));
+		const warnings = result.items[0].json.warnings as string[];
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatch(
+			/^Try 1 of the upload was moving when it broke off: [\d.]+ MiB of 8 MiB had been sent when no data moved for 2 s\.$/,
+		);
+	}, 60_000);
+
+	it('when every try breaks while moving, the error says so for each', async () => {
+		emu.addFault({ endpoint: 'put', kind: 'reset', afterBytes: MiB });
+		const result = await runEventPics({
+			emu,
+			parameters: uploadParameters({ options: { maxAttempts: 2, maxTotalWaitSeconds: 1 } }),
+			inputItems: [video(randomBytes(4 * MiB))],
+		});
+		// (the message is n8n's own text for a reset: it replaces any message naming ECONNRESET)
+		const description = String(result.nodeError?.description);
+		expect(description).toMatch(
+			/Try 1 of the upload was moving when it broke off: [\d.]+ MiB of 4 MiB had been sent when the connection broke \(E[A-Z]+\)\. Try 2 of the upload was moving when it broke off: /,
+		);
+		expect(emu.uploads).toHaveLength(0);
+	}, 60_000);
+
+	it('a file held in memory (no stream to watch) at 1 MiB/s arrives with Timeout 1 s', async () => {
+		emu.setOptions({ storageReadBytesPerSecond: MiB });
+		const bytes = randomBytes(3 * MiB);
+		const result = await runEventPics({
+			emu,
+			parameters: uploadParameters({ options: { timeoutSeconds: 1, maxAttempts: 1 } }),
+			inputItems: [{ json: {}, binary: { data: inlineBinary(bytes, { fileName: 'held.mp4', mimeType: 'video/mp4' }) } }],
+		});
+		expect(result.nodeError).toBeUndefined();
+		expect(emu.uploads[0].sha256).toBe(sha256(bytes));
+	}, 60_000);
+
+	it('a file held in memory whose PUT stops ends at Timeout plus its size at 256 kbit/s, and says why', async () => {
+		emu.addFault({ endpoint: 'put', kind: 'stall' });
+		const [result, seconds] = await timed(() =>
+			runEventPics({
+				emu,
+				parameters: uploadParameters({ options: { timeoutSeconds: 1, maxAttempts: 1 } }),
+				inputItems: [{ json: {}, binary: { data: inlineBinary(randomBytes(64 * 1024), { fileName: 'held.mp4', mimeType: 'video/mp4' }) } }],
+			}),
+		);
+		expect(result.nodeError?.message).toBe(
+			"Uploading the file to the upload address (PUT) did not finish within 3 s: Timeout plus the time its 65536 bytes take at 256 kbit/s. n8n holds this file in memory, where the node cannot see its bytes leave, so this is its limit instead of a stall",
+		);
+		expect(seconds).toBeGreaterThanOrEqual(3);
+		expect(seconds).toBeLessThan(10);
+	}, 60_000);
+});

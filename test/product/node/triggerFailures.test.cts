@@ -1,0 +1,267 @@
+import type { TriggerEmulator } from './triggerFixture.cts';
+import {
+	createPoller,
+	emittedJson,
+	newAlbumParameters,
+	startTriggerEmulator,
+} from './triggerFixture.cts';
+
+const newEvent = { triggerOn: 'newEvent' };
+const linkIds = (json: Array<Record<string, unknown>>) => json.map((item) => item.linkId);
+/** What EventPics answers for a revoked key (the emulator's own 401 body). */
+const REVOKED = {
+	endpoint: 'geteventsandalbums',
+	kind: 'status',
+	status: 401,
+	body: JSON.stringify({ code: 'UNAUTHORIZED', message: 'Invalid API key.', details: null }),
+};
+const NOTHING_LOST =
+	'The trigger keeps what it has seen: once polls succeed again it reports only what is new, nothing twice.';
+
+describe('EventPics Trigger when polls fail', () => {
+	let emu: TriggerEmulator;
+	beforeAll(async () => (emu = await startTriggerEmulator()));
+	afterAll(async () => await emu.close());
+	beforeEach(() => emu.reset());
+
+	it('a key that stops working: a clear error each poll, memory kept, and afterwards only the really new', async () => {
+		const poller = await createPoller({ emu, parameters: newEvent });
+		await poller.activate();
+		const remembered = { current: poller.current(), saved: poller.saved() };
+		emu.addFault(REVOKED);
+		emu.addEvent({ linkId: 'during-outage', title: 'Created while the key was refused' });
+		for (let poll = 0; poll < 3; poll++) {
+			const tick = await poller.poll();
+			expect(tick.emitted).toBeNull();
+			expect(tick.error).toMatchObject({
+				name: 'NodeApiError',
+				httpCode: '401',
+				message:
+					'Listing the events (GET /geteventsandalbums) answered 401: UNAUTHORIZED: Invalid API key',
+				description: `EventPics refused the API key of the credential. Copy the key again from the EventPics app (open the event, then the API key management) into the EventPics credential. ${NOTHING_LOST}`,
+			});
+			expect(poller.current()).toEqual(remembered.current);
+			expect(poller.saved()).toEqual(remembered.saved);
+		}
+		// a 401 is not retried: one request per poll
+		expect(emu.requests.filter((request) => request.status === 401)).toHaveLength(3);
+		emu.clearFaults();
+		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['during-outage']);
+		expect((await poller.poll()).emitted).toBeNull();
+	});
+
+	it('a key refused at activation fails the activation and records nothing', async () => {
+		emu.addFault({ ...REVOKED, times: 1 });
+		const poller = await createPoller({ emu, parameters: newEvent });
+		await expect(poller.activate()).rejects.toMatchObject({ httpCode: '401' });
+		expect(poller.saved()).toEqual({});
+		// activated again once the key works: the first activation then, firing nothing
+		expect((await poller.activate()).emitted).toBeNull();
+		emu.addEvent({ linkId: 'gala-2027', title: 'Gala 2027' });
+		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['gala-2027']);
+	});
+
+	it('server errors are tried 3 times within the poll, then reported; one that passes costs nothing', async () => {
+		const poller = await createPoller({ emu, parameters: newEvent });
+		await poller.activate();
+		emu.addEvent({ linkId: 'gala-2027', title: 'Gala 2027' });
+		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'status', status: 503, times: 2 });
+		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['gala-2027']);
+		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'status', status: 500 });
+		const failed = await poller.poll();
+		expect(failed.error).toMatchObject({ httpCode: '500' });
+		expect(failed.error?.description).toMatch(
+			/^EventPics had a server problem\. The trigger asks again at its next poll; if it persists, contact EventPics support\. The trigger keeps .* nothing twice\. Tried 3 times over about \d+ s\.$/,
+		);
+	});
+
+	it('never follows a redirect with the key; names the origin and keeps its memory', async () => {
+		const poller = await createPoller({ emu, parameters: newEvent });
+		await poller.activate();
+		const before = poller.current();
+		emu.addFault({
+			endpoint: 'geteventsandalbums',
+			kind: 'redirect',
+			status: 302,
+			location: `${emu.elsewhereUrl}/secret/path?token=abc`,
+		});
+		const tick = await poller.poll();
+		expect(tick.error?.message).toBe(
+			`Listing the events (GET /geteventsandalbums) answered 302, a redirect to ${emu.elsewhereUrl}. The node does not follow redirects of calls that carry the API key, so the key was not sent there`,
+		);
+		expect(tick.error?.description).toContain(NOTHING_LOST);
+		expect(emu.elsewhere).toEqual([]);
+		expect(poller.current()).toEqual(before);
+	});
+
+	it('an answer larger than 4 MiB is refused, not read', async () => {
+		const poller = await createPoller({ emu, parameters: newEvent });
+		await poller.activate();
+		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'huge', bytes: 64 * 1024 * 1024 });
+		const tick = await poller.poll();
+		expect(tick.error?.message).toBe(
+			'Listing the events (GET /geteventsandalbums) answered 200 with more than 4 MiB, more than such an answer can be; the node stopped reading it',
+		);
+		expect(tick.error?.description).toContain(NOTHING_LOST);
+	});
+
+	it('the key appears nowhere: not in what it remembers, emits, errors or logs', async () => {
+		const poller = await createPoller({ emu, parameters: newAlbumParameters() });
+		await poller.activate();
+		emu.addEvent({ linkId: 'gala-2027', title: 'Gala 2027', albums: [{ id: 'a', title: 'A' }] });
+		const fired = await poller.poll();
+		emu.addFault({
+			endpoint: 'geteventsandalbums',
+			kind: 'status',
+			status: 401,
+			body: JSON.stringify({
+				code: 'UNAUTHORIZED',
+				message: `Key ${emu.apiKey} revoked`,
+				details: { key: emu.apiKey },
+			}),
+		});
+		const refused = await poller.poll();
+		expect(refused.error?.message).toBe(
+			'Listing the events (GET /geteventsandalbums) answered 401: UNAUTHORIZED: Key [redacted API key] revoked',
+		);
+		const everything = JSON.stringify([
+			poller.saved(),
+			poller.current(),
+			fired,
+			refused,
+			refused.error?.message,
+			refused.error?.description,
+		]);
+		expect(everything).not.toContain(emu.apiKey);
+	});
+});
+
+describe('EventPics Trigger across restarts and changes', () => {
+	let emu: TriggerEmulator;
+	beforeAll(async () => (emu = await startTriggerEmulator()));
+	afterAll(async () => await emu.close());
+	beforeEach(() => emu.reset());
+
+	it('n8n restarted: what was saved carries on; events added while it was down fire at activation, once', async () => {
+		const before = await createPoller({ emu, parameters: newEvent });
+		await before.activate();
+		emu.addEvent({ linkId: 'first', title: 'First' });
+		expect(linkIds(emittedJson(await before.poll()))).toEqual(['first']);
+		const saved = before.saved(); // n8n saved it when it emitted
+		emu.addEvent({ linkId: 'while-down', title: 'While n8n was down' });
+		const after = await createPoller({ emu, parameters: newEvent, staticData: saved });
+		expect(linkIds(emittedJson(await after.activate()))).toEqual(['while-down']);
+		expect((await after.poll()).emitted).toBeNull();
+	});
+
+	it('a poll that found nothing is not saved by n8n, and a restart from the older save still floods nothing', async () => {
+		const before = await createPoller({ emu, parameters: newEvent });
+		await before.activate();
+		const saved = before.saved();
+		emu.removeEvent('office-opening');
+		expect((await before.poll()).emitted).toBeNull();
+		expect(before.saved()).toEqual(saved);
+		expect(before.current()).not.toEqual(saved);
+		const after = await createPoller({ emu, parameters: newEvent, staticData: saved });
+		expect((await after.activate()).emitted).toBeNull();
+	});
+
+	it('other settings, another credential or Base URL start over: what exists then is recorded, nothing fires', async () => {
+		const first = await createPoller({ emu, parameters: newEvent });
+		await first.activate();
+		const saved = first.saved();
+		const albums = await createPoller({ emu, parameters: newAlbumParameters(), staticData: saved });
+		expect((await albums.activate()).emitted).toBeNull();
+		const other = await createPoller({
+			emu,
+			parameters: newEvent,
+			staticData: saved,
+			apiKey: emu.otherApiKey,
+			credentialId: 'another-credential',
+		});
+		expect((await other.activate()).emitted).toBeNull();
+		const sameHost = emu.baseUrl.replace('127.0.0.1', 'localhost');
+		const moved = await createPoller({
+			emu,
+			parameters: newEvent,
+			staticData: saved,
+			baseUrl: sameHost,
+		});
+		expect((await moved.activate()).emitted).toBeNull();
+		// and each carries on from there
+		emu.addEvent({ linkId: 'theirs', title: 'Theirs', apiKey: emu.otherApiKey });
+		expect(linkIds(emittedJson(await other.poll()))).toEqual(['theirs']);
+	});
+
+	it('the same credential edited to another account’s key and back: no flood either way', async () => {
+		const poller = await createPoller({ emu, parameters: newEvent });
+		await poller.activate();
+		emu.addEvent({ linkId: 'theirs-2', title: 'Theirs 2', apiKey: emu.otherApiKey });
+		poller.editCredential('eventPicsApi', { apiKey: emu.otherApiKey });
+		expect((await poller.poll()).emitted).toBeNull();
+		emu.addEvent({ linkId: 'theirs-3', title: 'Theirs 3', apiKey: emu.otherApiKey });
+		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['theirs-3']);
+		poller.editCredential('eventPicsApi', { apiKey: emu.apiKey });
+		expect((await poller.poll()).emitted).toBeNull();
+		emu.addEvent({ linkId: 'mine', title: 'Mine' });
+		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['mine']);
+	});
+
+	it('the only event replaced by another between two polls is new; two of two replaced are taken as another account', async () => {
+		for (const linkId of ['summer-party-2026', 'office-opening']) emu.removeEvent(linkId);
+		const poller = await createPoller({ emu, parameters: newEvent });
+		await poller.activate();
+		emu.removeEvent('wedding-anna-ben');
+		emu.addEvent({ linkId: 'replacement', title: 'Replacement' });
+		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['replacement']);
+		emu.addEvent({ linkId: 'second', title: 'Second' });
+		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['second']);
+		emu.removeEvent('replacement');
+		emu.removeEvent('second');
+		emu.addEvent({ linkId: 'x', title: 'X' });
+		emu.addEvent({ linkId: 'y', title: 'Y' });
+		expect((await poller.poll()).emitted).toBeNull();
+		emu.addEvent({ linkId: 'z', title: 'Z' });
+		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['z']);
+	});
+
+	it('static data it did not write (damaged, or another shape) counts as none: nothing fires', async () => {
+		for (const damaged of [
+			{ eventPicsTriggerV1: { watch: 'x', seen: 'abc' } },
+			{ eventPicsTriggerV1: { watch: 'AAAAAAAAAAA', seen: 12 } },
+			{ eventPicsTriggerV1: 'nonsense' },
+			{ somethingElse: true },
+		]) {
+			const poller = await createPoller({
+				emu,
+				parameters: newEvent,
+				staticData: { 'node:Trigger': damaged },
+			});
+			expect((await poller.activate()).emitted).toBeNull();
+			emu.addEvent({ linkId: 'after', title: 'After' });
+			expect(linkIds(emittedJson(await poller.poll()))).toEqual(['after']);
+			emu.removeEvent('after');
+		}
+	});
+});
+
+describe('EventPics Trigger with many events: bounded memory', () => {
+	let emu: TriggerEmulator;
+	beforeAll(async () => (emu = await startTriggerEmulator()));
+	afterAll(async () => await emu.close());
+	beforeEach(() => emu.reset());
+
+	it('remembers the last 10,000 of 10,050 events in about 110 KB; a new one fires alone', async () => {
+		for (let n = 0; n < 10_047; n++)
+			emu.addEvent({ linkId: `event-${n}-${'x'.repeat(40)}`, title: `Event ${n}` });
+		const poller = await createPoller({ emu, parameters: newEvent });
+		expect((await poller.activate()).emitted).toBeNull();
+		const size = JSON.stringify(poller.saved()).length;
+		expect(size).toBeGreaterThan(110_000);
+		expect(size).toBeLessThan(110_200);
+		emu.addEvent({ linkId: 'newest', title: 'Newest' });
+		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['newest']);
+		expect((await poller.poll()).emitted).toBeNull();
+		expect(JSON.stringify(poller.current()).length).toBeLessThan(110_200);
+	}, 60_000);
+});
