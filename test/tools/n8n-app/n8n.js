@@ -149,6 +149,40 @@ async function publishWorkflow(id, env) {
 }
 
 /**
+ * Publishes a workflow through the REST API of a running n8n, as the editor's Save and Publish do:
+ * `POST /rest/workflows` (n8n keeps that version in the workflow's history) and
+ * `POST /rest/workflows/<id>/activate` with that version. For n8n 2.0.x, whose `publish:workflow`
+ * looks for the version in a history that `import:workflow` does not write ("Version ... not
+ * found"). The workflow gets a new id; returns it.
+ * @param {string} url the server, e.g. http://127.0.0.1:5678
+ * @param {string} cookie the owner's n8n-auth cookie (owner.js)
+ * @param {any} workflow
+ * @returns {Promise<string>}
+ */
+async function publishThroughRest(url, cookie, workflow) {
+	const headers = { 'Content-Type': 'application/json', Cookie: `n8n-auth=${cookie}` };
+	const { id, versionId, ...body } = workflow;
+	(void id, versionId);
+	const created = await fetch(`${url}/rest/workflows`, {
+		method: 'POST',
+		headers,
+		// inactive, as the editor creates a workflow (a NOT NULL column in 2.0.x)
+		body: JSON.stringify({ ...body, active: false }),
+	});
+	if (!created.ok)
+		throw new Error(`POST /rest/workflows: ${created.status} ${await created.text()}`);
+	const { data } = /** @type {any} */ (await created.json());
+	const activated = await fetch(`${url}/rest/workflows/${data.id}/activate`, {
+		method: 'POST',
+		headers,
+		body: JSON.stringify({ versionId: data.versionId }),
+	});
+	if (!activated.ok)
+		throw new Error(`activate ${data.id}: ${activated.status} ${await activated.text()}`);
+	return data.id;
+}
+
+/**
  * Waits until a production webhook (or form) answers something else than 404, and returns that
  * answer. n8n 2.x registers published workflows after `n8n start` reports it is ready (its
  * workflow publication service works in the background), so the first requests can get a 404.
@@ -285,6 +319,7 @@ module.exports = {
 	executeWorkflow,
 	importWorkflow,
 	publishWorkflow,
+	publishThroughRest,
 	waitForWebhook,
 	parseExecution,
 	writeCredentialFile,
