@@ -184,6 +184,22 @@ async function rebuildNatives(gyp, logFile) {
 		else built.push(name);
 		for (const dir of dirs) {
 			const started = Date.now();
+			// isolated-vm ships prebuilt binaries (node-gyp-build), one of them for Node 24's ABI: use it
+			// when it loads (saves a 4-minute compile); sqlite3 has none here (prebuild-install would
+			// download one), so it is built
+			try {
+				await run(paths.nodeBin, ['-e', `require(${JSON.stringify(dir)})`], {
+					cwd: dir,
+					env,
+					logFile,
+				});
+				log(
+					`${path.relative(paths.n8nDir, dir)}: its prebuilt binary loads on Node ${paths.NODE_VERSION}`,
+				);
+				continue;
+			} catch {
+				// no binary for this Node: build it
+			}
 			log(
 				`building ${path.relative(paths.n8nDir, dir)} with node-gyp for Node ${paths.NODE_VERSION}`,
 			);
