@@ -22,7 +22,9 @@ const WORKERS = Math.max(2, require('node:os').availableParallelism() - 1);
 /** @type {import('jest').Config} */
 const shared = {
 	rootDir: ROOT,
-	testEnvironment: 'node',
+	// test/jest-environment.js: jest's node environment that fails a file which leaves timers, sockets
+	// or processes running after its tests.
+	testEnvironment: '<rootDir>/test/jest-environment.js',
 	// Tests are .cts files (see CONTRIBUTING.md, "Test files"); the product's .ts files they import
 	// are compiled by ts-jest too.
 	testMatch: ['**/*.test.cts'],

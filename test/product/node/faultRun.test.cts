@@ -81,10 +81,5 @@ describe('fault run: 300 uploads under 429, 500, resets and expired addresses', 
 		expect(statuses.filter((s) => s === 500).length).toBeGreaterThan(10);
 		expect(statuses.filter((s) => s === 403).length).toBeGreaterThan(0);
 		expect(items.filter((item) => Number(item.json.attempts) > 1).length).toBeGreaterThan(50);
-		const attempts = items.reduce((sum, item) => sum + Number(item.json.attempts), 0);
-		console.log(
-			`fault run: ${items.length} files, ${emu.uploads.length} stored, ${attempts} attempts, ` +
-				`${items.filter((i) => i.json.possibleDuplicate).length} flagged possible duplicates, ${emu.requests.length} requests`,
-		);
 	}, 240_000);
 });

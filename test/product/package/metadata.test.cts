@@ -7,6 +7,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
+const { ensureBuiltForTests } = require('../../tools/demo/build') as {
+	ensureBuiltForTests: () => string;
+};
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const REPO = 'https://github.com/eventpics/n8n-nodes-eventpics';
 
@@ -32,10 +35,11 @@ test('author and the n8n-community-node-package keyword are set', () => {
 });
 
 test('the npm tarball holds only what n8n loads: no source maps, declarations or dist/package.json', () => {
-	// npm test builds dist/ before jest runs
+	ensureBuiltForTests(); // dist/ as npm run build makes it, built here when stale
 	const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
 		cwd: ROOT,
 		encoding: 'utf8',
+		stdio: 'pipe', // npm's notices on stderr stay out of the test output (an error still throws)
 	});
 	const files: string[] = JSON.parse(out)[0].files.map((f: { path: string }) => f.path);
 	// the one data file the node requires: the media type table (gulp generate)
@@ -52,4 +56,4 @@ test('the npm tarball holds only what n8n loads: no source maps, declarations or
 	// the compiled files point to no map either
 	const node = fs.readFileSync(path.join(ROOT, pkg.n8n.nodes[0]), 'utf8');
 	expect(node).not.toContain('sourceMappingURL');
-});
+}, 180_000);

@@ -80,4 +80,39 @@ function ensureBuilt(io) {
 	return `built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`;
 }
 
-module.exports = { ensureBuilt, staleReason, gulpScript, ROOT };
+/** While a build runs for a test, other jest workers wait here instead of building (and cleaning dist/) too. */
+const LOCK = path.join(ROOT, 'node_modules', '.eventpics-build-lock');
+const LOCK_STALE_MS = 10 * 60_000;
+
+/** @param {number} ms */
+function sleepSync(ms) {
+	Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * For tests that read dist/ (the package as npm packs it, the demo, the scan of this repository): builds
+ * when stale, one process at a time, so `npm run test:product` and `test:tools` need no build step
+ * of their own and parallel jest workers never clean dist/ under each other.
+ * @returns {string} what happened
+ */
+function ensureBuiltForTests() {
+	for (;;) {
+		try {
+			fs.mkdirSync(LOCK);
+			break;
+		} catch (error) {
+			if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+			const age =
+				Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+			if (age > LOCK_STALE_MS) fs.rmSync(LOCK, { recursive: true, force: true });
+			else sleepSync(200);
+		}
+	}
+	try {
+		return ensureBuilt({ log: () => {} });
+	} finally {
+		fs.rmSync(LOCK, { recursive: true, force: true });
+	}
+}
+
+module.exports = { ensureBuilt, ensureBuiltForTests, staleReason, gulpScript, ROOT };

@@ -9,6 +9,7 @@ import { startEmulator } from '../../product/node/fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { runDemo, listPhotos, SAMPLES } = require('./demo');
+const { ensureBuiltForTests } = require('./build') as { ensureBuiltForTests: () => string };
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const samples: string[] = listPhotos(SAMPLES);
@@ -16,8 +17,9 @@ const samples: string[] = listPhotos(SAMPLES);
 describe('npm run demo', () => {
 	let emu: Emulator;
 	beforeAll(async () => {
+		ensureBuiltForTests(); // the demo loads the node from dist/ (its runs below say build: false)
 		emu = await startEmulator();
-	});
+	}, 180_000);
 	afterAll(async () => {
 		await emu.close();
 	});
@@ -72,10 +74,16 @@ describe('npm run demo', () => {
 
 		const text = lines.join('\n');
 		expect(text).toMatch(/file\s+album\s+type\s+size\s+attempts\s+taken at\s+result/);
-		expect(text).toMatch(/first-dance\.heic\s+booth\s+image\/heic\s+5\.1 KB\s+1\s+2026-06-20T20:10:30Z\s+uploaded/);
+		expect(text).toMatch(
+			/first-dance\.heic\s+booth\s+image\/heic\s+5\.1 KB\s+1\s+2026-06-20T20:10:30Z\s+uploaded/,
+		);
 		// capture times come from the samples' EXIF (22:10:30 +02:00); booth-0003 has none
-		expect(text).toMatch(/booth-0003\.jpg\s+booth\s+image\/jpeg\s+9\.0 KB\s+1\s+not sent\s+uploaded/);
-		expect(emu.uploads.find((u) => u.fileName === 'booth-0002.jpg')?.takenAt).toBe(Date.parse('2026-06-20T18:31:40.250+02:00'));
+		expect(text).toMatch(
+			/booth-0003\.jpg\s+booth\s+image\/jpeg\s+9\.0 KB\s+1\s+not sent\s+uploaded/,
+		);
+		expect(emu.uploads.find((u) => u.fileName === 'booth-0002.jpg')?.takenAt).toBe(
+			Date.parse('2026-06-20T18:31:40.250+02:00'),
+		);
 		expect(text).toContain(
 			`all ${samples.length} file(s) stored byte for byte in wedding-anna-ben/booth`,
 		);

@@ -3,15 +3,17 @@
 'use strict';
 
 /**
- * Installs the pinned n8n (and the Node 24 it needs) into the cache folder (see paths.js).
+ * Installs n8n (the pinned version, or EVENTPICS_N8N_VERSION) and the Node it needs into the cache
+ * folder (see paths.js).
  * Idempotent: a finished install leaves a marker and the next call returns at once.
  *
- *   1. Node 24: npm package node-<platform>-<arch>@24.21.0 plus node-gyp, in <cache>/node-24.21.0
- *   2. n8n: npm install n8n@2.41.1 --ignore-scripts in <cache>/n8n-2.41.1, whose own package.json
- *      overrides linkedom (the version n8n asks for is missing from the registry). Install scripts
- *      are skipped because several download binaries from the internet.
- *   3. sqlite3 and isolated-vm rebuilt from source with node-gyp against Node 24's headers
- *      (--nodedir points at the Node 24 package, overriding any npm "nodedir" setting).
+ *   1. Node: npm package node-<platform>-<arch>@<version> plus node-gyp, in <cache>/node-<version>
+ *      (24.21.0 for n8n 2.x, 22.23.3 for 1.x)
+ *   2. n8n: npm install n8n@<version> --ignore-scripts in <cache>/n8n-<version>, whose own
+ *      package.json has the overrides of paths.js (packages the registry here lacks). Install
+ *      scripts are skipped because several download binaries from the internet.
+ *   3. sqlite3 and (where n8n has it) isolated-vm rebuilt from source with node-gyp against that
+ *      Node's headers (--nodedir points at the Node package, overriding any npm "nodedir" setting).
  *
  * `node test/tools/n8n-app/install.js` on its own prints where everything went and how long it took.
  */
@@ -170,14 +172,34 @@ async function rebuildNatives(gyp, logFile) {
 	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
 	env.npm_config_nodedir = paths.nodeHome;
 	env.PATH = `${path.dirname(paths.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`;
+	/** @type {string[]} */
+	const built = [];
 	for (const name of paths.NATIVE_MODULES) {
 		const dirs = findPackages(paths.n8nDir, name);
-		if (dirs.length === 0)
+		if (dirs.length === 0 && paths.REQUIRED_NATIVE_MODULES.includes(name))
 			throw new Error(
 				`${name} is not in ${paths.n8nDir}/node_modules: the n8n install is incomplete`,
 			);
+		if (dirs.length === 0) log(`n8n ${paths.N8N_VERSION} does not use ${name}`);
+		else built.push(name);
 		for (const dir of dirs) {
 			const started = Date.now();
+			// isolated-vm ships prebuilt binaries (node-gyp-build), one of them for Node 24's ABI: use it
+			// when it loads (saves a 4-minute compile); sqlite3 has none here (prebuild-install would
+			// download one), so it is built
+			try {
+				await run(paths.nodeBin, ['-e', `require(${JSON.stringify(dir)})`], {
+					cwd: dir,
+					env,
+					logFile,
+				});
+				log(
+					`${path.relative(paths.n8nDir, dir)}: its prebuilt binary loads on Node ${paths.NODE_VERSION}`,
+				);
+				continue;
+			} catch {
+				// no binary for this Node: build it
+			}
 			log(
 				`building ${path.relative(paths.n8nDir, dir)} with node-gyp for Node ${paths.NODE_VERSION}`,
 			);
@@ -195,7 +217,7 @@ async function rebuildNatives(gyp, logFile) {
 			log(`  built in ${seconds(started)}`);
 		}
 	}
-	const probe = paths.NATIVE_MODULES.map((name) => `require(${JSON.stringify(name)});`).join('');
+	const probe = built.map((name) => `require(${JSON.stringify(name)});`).join('');
 	await run(paths.nodeBin, ['-e', probe], {
 		cwd: path.join(paths.n8nDir, 'node_modules', 'n8n'),
 		env,
@@ -221,7 +243,7 @@ async function ensureN8n() {
 		return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, fresh: false };
 	}
 	fs.mkdirSync(paths.cacheRoot, { recursive: true });
-	const logFile = path.join(paths.cacheRoot, 'install.log');
+	const logFile = path.join(paths.cacheRoot, `install-n8n-${paths.N8N_VERSION}.log`);
 	fs.writeFileSync(logFile, `install started ${new Date().toISOString()}\n`);
 	const started = Date.now();
 	log(`installing n8n ${paths.N8N_VERSION} into ${paths.n8nDir} (about 3 GB; log: ${logFile})`);

@@ -7,8 +7,10 @@
  * credentials imported with `n8n import:credentials` can be read by the server later.
  */
 
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
+const path = require('node:path');
 const { spawn } = require('node:child_process');
 const paths = require('./paths');
 
@@ -45,21 +47,24 @@ function n8nEnv(userFolder, extra = {}) {
 }
 
 /**
- * Runs `n8n <args>`; resolves with its output whatever the exit code. Each run gets free ports of
- * its own unless `env` names them: `n8n execute` starts a task broker too (default 5679), and two
- * n8n processes on one machine must not share it.
+ * Runs `n8n <args>`; resolves with its output whatever the exit code. Every n8n process gets ports
+ * of its own (N8N_PORT, and N8N_RUNNERS_BROKER_PORT: n8n 2.x starts its task broker in CLI commands
+ * too, on 5679 unless told otherwise, so two n8n processes on one machine would collide), unless
+ * `env` names them.
  * @param {string[]} args
  * @param {NodeJS.ProcessEnv} env
- * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
+ * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string }>}
  */
 async function runCli(args, env) {
-	const ports = {
+	/** @type {NodeJS.ProcessEnv} */
+	const withPorts = {
+		...env,
 		N8N_PORT: env.N8N_PORT ?? String(await freePort()),
 		N8N_RUNNERS_BROKER_PORT: env.N8N_RUNNERS_BROKER_PORT ?? String(await freePort()),
 	};
 	return await new Promise((resolve, reject) => {
 		const child = spawn(paths.nodeBin, [paths.n8nBin, ...args], {
-			env: { ...env, ...ports },
+			env: withPorts,
 			cwd: env.N8N_USER_FOLDER,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
@@ -68,12 +73,12 @@ async function runCli(args, env) {
 		child.stdout.on('data', (chunk) => (stdout += chunk));
 		child.stderr.on('data', (chunk) => (stderr += chunk));
 		child.on('error', reject);
-		child.on('close', (code) => resolve({ code, stdout, stderr }));
+		child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
 	});
 }
 
 /**
- * Runs `n8n <args>` and fails with its output when it exits non-zero.
+ * Runs `n8n <args>` and fails with its output when it exits non-zero or on a signal.
  * @param {string[]} args
  * @param {NodeJS.ProcessEnv} env
  */
@@ -81,10 +86,120 @@ async function mustRun(args, env) {
 	const result = await runCli(args, env);
 	if (result.code !== 0) {
 		throw new Error(
-			`n8n ${args.join(' ')} exited with ${result.code}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+			`n8n ${args.join(' ')} exited with ${result.signal ?? result.code}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
 		);
 	}
 	return result;
+}
+
+/**
+ * `n8n execute --id=<id> --rawOutput`, returning the execution it prints.
+ *
+ * With N8N_EXPRESSION_ENGINE=legacy: n8n 2.41.1's `execute` command ends with process.exit() without
+ * disposing the default "vm" expression engine (only exitSuccessFully() does), while that engine's
+ * isolate pool is creating the isolate that replaces the one the execution used; V8 then crashes in
+ * that isolated-vm thread (SIGSEGV, gdb: Heap::MonotonicallyIncreasingTimeInMs via a freed platform).
+ * The execution is complete and stored by then; it is an n8n CLI exit race, seen in 4 of 5 runs of
+ * the empty-folder run, 0 of 5 with the legacy engine. The workflows run this way set no expression
+ * on the EventPics node; `n8n start` (the form step) keeps n8n's default engine.
+ * @param {string} id
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<any>}
+ */
+async function executeWorkflow(id, env) {
+	const { stdout } = await mustRun(['execute', `--id=${id}`, '--rawOutput'], {
+		...env,
+		N8N_EXPRESSION_ENGINE: 'legacy',
+	});
+	return parseExecution(stdout);
+}
+
+/**
+ * `n8n import:workflow` of a workflow object. n8n 2.0.x refuses a workflow without `versionId` or
+ * `active` (a NOT NULL column there), so they are added when missing (`active: false`: publishing is
+ * publishWorkflow's part).
+ * @param {any} workflow
+ * @param {string} file where to write it for the import
+ * @param {NodeJS.ProcessEnv} env
+ */
+async function importWorkflow(workflow, file, env) {
+	fs.writeFileSync(
+		file,
+		JSON.stringify({ versionId: crypto.randomUUID(), active: false, ...workflow }),
+	);
+	await mustRun(['import:workflow', `--input=${file}`], env);
+}
+
+/**
+ * Makes a workflow's triggers live at the next `n8n start`: `publish:workflow` where n8n has it
+ * (2.x), `update:workflow --active=true` before (1.x).
+ * @param {string} id
+ * @param {NodeJS.ProcessEnv} env
+ */
+async function publishWorkflow(id, env) {
+	const hasPublish = fs.existsSync(
+		path.join(path.dirname(paths.n8nBin), '..', 'dist', 'commands', 'publish', 'workflow.js'),
+	);
+	await mustRun(
+		hasPublish
+			? ['publish:workflow', `--id=${id}`]
+			: ['update:workflow', `--id=${id}`, '--active=true'],
+		env,
+	);
+}
+
+/**
+ * Publishes a workflow through the REST API of a running n8n, as the editor's Save and Publish do:
+ * `POST /rest/workflows` (n8n keeps that version in the workflow's history) and
+ * `POST /rest/workflows/<id>/activate` with that version. For n8n 2.0.x, whose `publish:workflow`
+ * looks for the version in a history that `import:workflow` does not write ("Version ... not
+ * found"). The workflow gets a new id; returns it.
+ * @param {string} url the server, e.g. http://127.0.0.1:5678
+ * @param {string} cookie the owner's n8n-auth cookie (owner.js)
+ * @param {any} workflow
+ * @returns {Promise<string>}
+ */
+async function publishThroughRest(url, cookie, workflow) {
+	const headers = { 'Content-Type': 'application/json', Cookie: `n8n-auth=${cookie}` };
+	const { id, versionId, ...body } = workflow;
+	(void id, versionId);
+	const created = await fetch(`${url}/rest/workflows`, {
+		method: 'POST',
+		headers,
+		// inactive, as the editor creates a workflow (a NOT NULL column in 2.0.x)
+		body: JSON.stringify({ ...body, active: false }),
+	});
+	if (!created.ok)
+		throw new Error(`POST /rest/workflows: ${created.status} ${await created.text()}`);
+	const { data } = /** @type {any} */ (await created.json());
+	const activated = await fetch(`${url}/rest/workflows/${data.id}/activate`, {
+		method: 'POST',
+		headers,
+		body: JSON.stringify({ versionId: data.versionId }),
+	});
+	if (!activated.ok)
+		throw new Error(`activate ${data.id}: ${activated.status} ${await activated.text()}`);
+	return data.id;
+}
+
+/**
+ * Waits until a production webhook (or form) answers something else than 404, and returns that
+ * answer. n8n 2.x registers published workflows after `n8n start` reports it is ready (its
+ * workflow publication service works in the background), so the first requests can get a 404.
+ * @param {string} url
+ * @param {{ timeoutMs?: number }} [options]
+ * @returns {Promise<{ response: Response, waitedMs: number }>}
+ */
+async function waitForWebhook(url, options = {}) {
+	const started = Date.now();
+	const deadline = started + (options.timeoutMs ?? 120_000);
+	for (;;) {
+		const response = await fetch(url);
+		if (response.status !== 404 || Date.now() > deadline)
+			return { response, waitedMs: Date.now() - started };
+		await response.arrayBuffer();
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
 }
 
 /**
@@ -201,6 +316,11 @@ module.exports = {
 	n8nEnv,
 	runCli,
 	mustRun,
+	executeWorkflow,
+	importWorkflow,
+	publishWorkflow,
+	publishThroughRest,
+	waitForWebhook,
 	parseExecution,
 	writeCredentialFile,
 	portIsFree,

@@ -36,9 +36,10 @@ function checkTriggerLoaded(types) {
 	const trigger = types.find((type) => type.name === TRIGGER_TYPE);
 	assert.ok(trigger, `n8n did not load ${TRIGGER_TYPE}`);
 	assert.equal(trigger.polling, true);
-	assert.deepEqual(trigger.credentials, [
-		{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' },
-	]);
+	// the same credential as the EventPics node, tested by the same method (testedBy)
+	const eventPics = types.find((type) => type.name === 'n8n-nodes-eventpics.eventPics');
+	assert.deepEqual(trigger.credentials, eventPics?.credentials);
+	assert.equal(trigger.credentials[0].name, 'eventPicsApi');
 	const known = new Set(['pollTimes', ...trigger.properties.map((/** @type {any} */ p) => p.name)]);
 	const node = n8n
 		.loadExample(EXAMPLE)
@@ -59,10 +60,19 @@ const TRIGGER_CREDENTIAL = {
 /**
  * Imports the example with an SMTP credential for the sink and the second account's EventPics
  * credential, and publishes it.
- * @param {{ env: NodeJS.ProcessEnv, work: string, smtpPort: number, emulator: { otherApiKey: string, baseUrl: string } }} options
+ * `fit` adapts the workflow to the n8n version under test (check.js: node versions it has),
+ * `publish` publishes it (default: `n8n publish:workflow`).
+ * @param {{ env: NodeJS.ProcessEnv, work: string, smtpPort: number, emulator: { otherApiKey: string, baseUrl: string }, fit?: (workflow: any) => any, publish?: (workflow: any) => Promise<void> }} options
  */
-async function publishTriggerExample({ env, work, smtpPort, emulator }) {
-	const workflow = n8n.loadExample(EXAMPLE);
+async function publishTriggerExample({
+	env,
+	work,
+	smtpPort,
+	emulator,
+	fit = (w) => w,
+	publish = async (w) => await n8n.publishWorkflow(w.id, env),
+}) {
+	const workflow = fit(n8n.loadExample(EXAMPLE));
 	const mailNode = workflow.nodes.find(
 		(/** @type {any} */ n) => n.type === 'n8n-nodes-base.emailSend',
 	);
@@ -92,10 +102,8 @@ async function publishTriggerExample({ env, work, smtpPort, emulator }) {
 		]),
 	);
 	await n8n.mustRun(['import:credentials', `--input=${credentialFile}`], env);
-	const workflowFile = path.join(work, `${EXAMPLE}.json`);
-	fs.writeFileSync(workflowFile, JSON.stringify(workflow));
-	await n8n.mustRun(['import:workflow', `--input=${workflowFile}`], env);
-	await n8n.mustRun(['publish:workflow', `--id=${workflow.id}`], env);
+	await n8n.importWorkflow(workflow, path.join(work, `${EXAMPLE}.json`), env);
+	await publish(workflow);
 	return workflow;
 }
 

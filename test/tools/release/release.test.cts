@@ -82,16 +82,16 @@ describe('the tag check of publish.yml (version-tag.js)', () => {
 		expect(() => execFileSync(process.execPath, [script, 'v99.0.0'], { stdio: 'pipe' })).toThrow(
 			/does not match package.json's version/,
 		);
-		expect(execFileSync(process.execPath, [script, `v${version}`], { encoding: 'utf8' })).toContain(
-			`v${version} = package.json ${version}`,
-		);
+		expect(
+			execFileSync(process.execPath, [script, `v${version}`], { encoding: 'utf8', stdio: 'pipe' }),
+		).toContain(`v${version} = package.json ${version}`);
 	});
 });
 
 describe('npm run release', () => {
 	let dir: string;
 	const git = (...args: string[]) =>
-		execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+		execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: 'pipe' }).trim();
 	const release = (...args: string[]) =>
 		execFileSync(process.execPath, [path.join(__dirname, 'release.js'), ...args, '--root', dir], {
 			encoding: 'utf8',

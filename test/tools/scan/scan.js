@@ -14,6 +14,7 @@
  * 4. tarball leg   the scanner's own analyzePackage(dir, ['**\/*.js', 'package.json']) on the extracted
  *                  `npm pack` tarball
  * 5. scanner CLI   the scanner's cli.mjs, unchanged, with its network pointed at a 127.0.0.1 stub
+ *                  (its output lines that rest on the stub are marked "[simulated: local registry stub]")
  *                  (registry-stub.js) that serves the packument with a provenance attestation, the
  *                  attestation naming this repository and commit, the source tarball and the package
  *                  tarball: the whole analyzePackageByName() path, provenance check included
@@ -39,6 +40,9 @@ const { startRegistryStub } = require('./registry-stub');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const CLI_TIMEOUT_MS = 300_000;
+/** Lines of the scanner CLI whose result rests on what the local registry stub served. */
+const FROM_STUB = /Provenance check|Fetched source|Downloaded /;
+const SIMULATED_MARK = '[simulated: local registry stub]';
 
 /**
  * @typedef {object} Finding
@@ -450,7 +454,11 @@ async function main(argv) {
 				console.log(
 					`\n== scanner CLI (${path.relative(REPO_ROOT, cliPath)} ${spec}) via registry stub ${stub.origin}: ${passed ? 'PASS' : 'FAIL'}`,
 				);
-				for (const line of output.trimEnd().split('\n')) console.log(`  | ${line}`);
+				console.log(
+					'  SIMULATED registry: the packument, its provenance attestation (unsigned) and the source tarball come from registry-stub.js, not from npm or GitHub; this checks the scanner on this package, not a real publication.',
+				);
+				for (const line of output.trimEnd().split('\n'))
+					console.log(`  | ${line}${FROM_STUB.test(line) ? `  ${SIMULATED_MARK}` : ''}`);
 				console.log('  stub served:');
 				for (const request of stub.requests) {
 					console.log(
@@ -480,7 +488,10 @@ async function main(argv) {
 		else fs.rmSync(workDir, { recursive: true, force: true });
 	}
 
-	console.log(failures.length ? `\nscan: FAIL (${failures.join('; ')})` : '\nscan: PASS');
+	const simulated = options.registry ? ' (the scanner CLI ran against a simulated registry)' : '';
+	console.log(
+		failures.length ? `\nscan: FAIL (${failures.join('; ')})` : `\nscan: PASS${simulated}`,
+	);
 	return failures.length ? 1 : 0;
 }
 
