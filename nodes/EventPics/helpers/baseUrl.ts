@@ -15,8 +15,24 @@ function shownBaseUrl(text: string): string {
 }
 
 /**
+ * Whether the host of `url` is written as WHATWG URL reads it (`hostname`), followed by nothing or a
+ * port: "127.1", "2130706433" or "[0:0:0:0:0:0:0:1]" mean a loopback address too, but a Base URL
+ * that only a URL parser sees as local is refused rather than trusted with the key over http://.
+ */
+function writtenAsParsed(url: string, hostname: string): boolean {
+	const authority = url
+		.slice(url.indexOf('//') + 2)
+		.split('/')[0]
+		.toLowerCase();
+	if (!authority.startsWith(hostname)) return false;
+	const port = authority.slice(hostname.length);
+	return port === '' || /^:\d{1,5}$/.test(port);
+}
+
+/**
  * Normalizes the credential's Base URL (trailing slashes removed, default when empty) and refuses
- * addresses that would expose the API key: http:// is accepted only for loopback hosts; a user name
+ * addresses that would expose the API key: http:// is accepted only for loopback hosts written as
+ * 127.x.x.x, localhost or [::1] (no other spelling of them); a user name
  * and password, a ?query or a #fragment are refused (the API takes none). A refusal never shows the
  * password.
  */
@@ -52,7 +68,13 @@ export function checkBaseUrl(raw: unknown): BaseUrlCheck {
 		};
 	}
 	if (parsed.protocol === 'https:') return { ok: true, url };
-	if (parsed.protocol === 'http:' && LOOPBACK_HOST.test(parsed.hostname)) return { ok: true, url };
+	if (parsed.protocol === 'http:' && LOOPBACK_HOST.test(parsed.hostname)) {
+		if (writtenAsParsed(url, parsed.hostname)) return { ok: true, url };
+		return {
+			ok: false,
+			reason: `"${quoted(url)}" writes its host in another form than ${parsed.hostname}. For http:// write the host as 127.0.0.1, localhost or [::1] (http:// is accepted only for these).`,
+		};
+	}
 	if (parsed.protocol === 'http:') {
 		return {
 			ok: false,

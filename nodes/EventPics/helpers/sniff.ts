@@ -1,3 +1,4 @@
+import { ascii, JPEG_SIGNATURE, PNG_SIGNATURE, startsWith, TIFF_II, TIFF_MM } from './bytes';
 import { shown } from './text';
 
 /**
@@ -46,14 +47,6 @@ const TIFF_TYPES = [
 	'image/x-dcraw',
 ];
 
-function ascii(bytes: Uint8Array, start: number, length: number): string {
-	return String.fromCharCode(...bytes.subarray(start, start + length));
-}
-
-function startsWith(bytes: Uint8Array, signature: number[], offset = 0): boolean {
-	return signature.every((value, index) => bytes[offset + index] === value);
-}
-
 /** ISO base media files (MP4, MOV, HEIF, AVIF, CR3): the major brand of their `ftyp` box. */
 function sniffIsoMedia(brand: string): Sniffed {
 	if (HEIC_BRANDS.has(brand))
@@ -95,26 +88,25 @@ function sniffTiffFamily(bytes: Uint8Array): Sniffed | undefined {
 		return raw('Olympus ORF', 'orf');
 	if (startsWith(bytes, [0x49, 0x49, 0x55, 0x00])) return raw('Panasonic RW2', 'rw2');
 	if (ascii(bytes, 0, 15) === 'FUJIFILMCCD-RAW') return raw('Fujifilm RAF', 'raf');
-	const classic =
-		startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a]);
+	const classic = startsWith(bytes, TIFF_II) || startsWith(bytes, TIFF_MM);
 	const big =
 		startsWith(bytes, [0x49, 0x49, 0x2b, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2b]);
 	if (classic || big) {
-		return ascii(bytes, 8, 2) === 'CR' ? raw('Canon CR2', 'cr2') : raw('TIFF', 'tif');
+		return ascii(bytes, 8, 10) === 'CR' ? raw('Canon CR2', 'cr2') : raw('TIFF', 'tif');
 	}
 	return undefined;
 }
 
 export function sniffMediaType(bytes: Uint8Array): Sniffed | undefined {
-	if (startsWith(bytes, [0xff, 0xd8, 0xff]))
+	if (startsWith(bytes, JPEG_SIGNATURE))
 		return { label: 'JPEG', types: ['image/jpeg', 'image/pjpeg'], extension: 'jpg' };
-	if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+	if (startsWith(bytes, PNG_SIGNATURE))
 		return { label: 'PNG', types: ['image/png', 'image/apng'], extension: 'png' };
 	if (ascii(bytes, 0, 6) === 'GIF87a' || ascii(bytes, 0, 6) === 'GIF89a')
 		return { label: 'GIF', types: ['image/gif'], extension: 'gif' };
-	if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP')
+	if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP')
 		return { label: 'WebP', types: ['image/webp'], extension: 'webp' };
-	if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'AVI ')
+	if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'AVI ')
 		return { label: 'AVI', types: ['video/x-msvideo', 'video/avi'], extension: 'avi' };
 	const tiff = sniffTiffFamily(bytes);
 	if (tiff) return tiff;
@@ -122,7 +114,7 @@ export function sniffMediaType(bytes: Uint8Array): Sniffed | undefined {
 		return { label: 'BMP', types: ['image/bmp', 'image/x-ms-bmp'], extension: 'bmp' };
 	if (ascii(bytes, 0, 5) === '%PDF-')
 		return { label: 'PDF', types: ['application/pdf'], extension: 'pdf' };
-	if (ascii(bytes, 4, 4) === 'ftyp') return sniffIsoMedia(ascii(bytes, 8, 4));
+	if (ascii(bytes, 4, 8) === 'ftyp') return sniffIsoMedia(ascii(bytes, 8, 12));
 	if (startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3])) {
 		const webm = ascii(bytes, 0, bytes.length).includes('webm');
 		return webm
@@ -134,7 +126,7 @@ export function sniffMediaType(bytes: Uint8Array): Sniffed | undefined {
 		return { label: 'MPEG', types: ['video/mpeg'], extension: 'mpg' };
 	// QuickTime and MP4 files of old cameras start with a movie atom instead of `ftyp` (its size
 	// first: under 16 MiB but for a media data atom, so the first byte is 0)
-	const atom = ascii(bytes, 4, 4);
+	const atom = ascii(bytes, 4, 8);
 	if (QUICKTIME_ATOMS.has(atom) && (bytes[0] === 0 || atom === 'mdat'))
 		return { label: 'QuickTime', types: MP4_TYPES, extension: 'mov' };
 	return undefined;

@@ -6,10 +6,11 @@ import type {
 
 import { checkBaseUrl, DEFAULT_BASE_URL } from '../helpers/baseUrl';
 import { parseEventsResponse } from '../helpers/events';
-import { parseBody } from '../transport/answer';
+import { headerText, parseBody, REDIRECT_STATUSES } from '../transport/answer';
 import type { ProbeResult } from '../transport/credentialProbe';
 import { PROBE_LIMITS, probeEvents } from '../transport/credentialProbe';
 import { shownDuration } from '../transport/transferWatch';
+import { shownSize } from '../helpers/size';
 
 const KEEP_DEFAULT = `Keep ${DEFAULT_BASE_URL} unless you use the local emulator.`;
 
@@ -34,9 +35,9 @@ function noAnswer(host: string, probe: Extract<ProbeResult, { reason: 'noAnswer'
 }
 
 /** What a status means for this credential, in words, with what to do. */
-function statusMessage(statusCode: number, location: unknown): string | undefined {
-	if (statusCode >= 300 && statusCode <= 399) {
-		const to = typeof location === 'string' && location !== '' ? ' to another address' : '';
+function statusMessage(statusCode: number, location: string | undefined): string | undefined {
+	if (REDIRECT_STATUSES.has(statusCode)) {
+		const to = location ? ' to another address' : '';
 		return `The Base URL (${statusCode}) answered with a redirect${to}. The test does not follow redirects, so the API key was not sent there. Check the Base URL: keep ${DEFAULT_BASE_URL} unless you use the local emulator.`;
 	}
 	if (statusCode === 401)
@@ -58,7 +59,7 @@ function cutShort(
 	probe: Exclude<ProbeResult, { ok: true } | { reason: 'noAnswer' }>,
 ) {
 	if (probe.reason === 'tooLarge')
-		return `${host} answered with more than 4 MiB, more than an EventPics events list can be, so the test stopped reading. ${KEEP_DEFAULT}`;
+		return `${host} answered with more than ${shownSize(PROBE_LIMITS.maxBytes)}, more than an EventPics events list can be, so the test stopped reading. ${KEEP_DEFAULT}`;
 	if (probe.reason === 'stalled')
 		return `${host} stopped sending its answer for ${shownDuration(PROBE_LIMITS.stallMs)}, so the test stopped waiting. Check the Base URL and test again.`;
 	if (probe.reason === 'tooSlow')
@@ -88,7 +89,7 @@ export async function eventPicsApiTest(
 	const probe = await probeEvents(this, base.url, apiKey);
 	if (!probe.ok)
 		return error(probe.reason === 'noAnswer' ? noAnswer(host, probe) : cutShort(host, probe));
-	const refused = statusMessage(probe.statusCode, probe.headers.location);
+	const refused = statusMessage(probe.statusCode, headerText(probe.headers, 'location'));
 	if (refused) return error(refused);
 	if (parseEventsResponse(parseBody(probe.body)) === undefined)
 		return error(

@@ -8,11 +8,18 @@ export type AnswerRead =
 	| { ok: true; bytes: Buffer }
 	| { ok: false; reason: 'tooLarge' | 'deadline' | 'broken'; error?: unknown };
 
-/** 1024 as KiB, 1048576 as MiB: for messages. */
-export function formatBytes(bytes: number): string {
-	return bytes >= 1024 * 1024
-		? `${Math.round(bytes / 1024 / 1024)} MiB`
-		: `${Math.round(bytes / 1024)} KiB`;
+/** The statuses of a redirect: a Location that a download follows, hop by hop, and a call with the key never does. */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** A header value as text: the first of a repeated header; undefined when absent or not text. */
+export function headerValue(value: unknown): string | undefined {
+	const first: unknown = Array.isArray(value) ? value[0] : value;
+	return typeof first === 'string' ? first : undefined;
+}
+
+/** The header `name` (lower case, as Node.js gives them) of an answer, as text. */
+export function headerText(headers: Record<string, unknown> | undefined, name: string) {
+	return headerValue(headers?.[name]);
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 	tooLarge,
 } from './downloadRefusals';
 import { watchDownload } from './downloadWatch';
+import { headerText, REDIRECT_STATUSES } from './answer';
 import { callerWith, withCancel } from './signals';
 import type { TransferWatch } from './transferWatch';
 import { SLOWEST_LINK_BYTES_PER_SECOND, watchTransfer } from './transferWatch';
@@ -40,14 +41,6 @@ export interface StoredDownload {
 
 export type DownloadResult =
 	{ ok: true; value: StoredDownload } | { ok: false; refusal: DownloadRefusal };
-
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
-function header(headers: Record<string, unknown>, name: string): string | undefined {
-	const value = headers[name];
-	if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
-	return typeof value === 'string' ? value : undefined;
-}
 
 function cleanName(raw: string | undefined): string | undefined {
 	return raw === undefined ? undefined : sanitizeFileName(raw) || undefined;
@@ -86,8 +79,8 @@ async function store(
 	const url = shownUrl(address);
 	const headers = (response.headers ?? {}) as Record<string, unknown>;
 	const stream = response.body as BinaryStream;
-	const encoded = header(headers, 'content-encoding');
-	const declared = Number(header(headers, 'content-length'));
+	const encoded = headerText(headers, 'content-encoding');
+	const declared = Number(headerText(headers, 'content-length'));
 	// a compressed answer's Content-Length is not the size of the file it unpacks to
 	const length =
 		Number.isSafeInteger(declared) && declared >= 0 && (!encoded || encoded === 'identity')
@@ -100,9 +93,9 @@ async function store(
 			refusal: tooLarge(url, limits.maxBytes, `announces ${shownSize(length)} (Content-Length)`),
 		};
 	}
-	const contentType = header(headers, 'content-type')?.split(';')[0].trim() || undefined;
+	const contentType = headerText(headers, 'content-type')?.split(';')[0].trim() || undefined;
 	// cleaned before n8n keeps it with the stored file (a server may send a megabyte of it)
-	const fileName = cleanName(fileNameFromDisposition(header(headers, 'content-disposition')));
+	const fileName = cleanName(fileNameFromDisposition(headerText(headers, 'content-disposition')));
 	const watch = watchDownload(stream, limits.maxBytes, transfer);
 	const overLimit = () =>
 		tooLarge(url, limits.maxBytes, `sent more; stopped after ${shownSize(watch.received)}`);
@@ -168,7 +161,10 @@ async function followAndStore(
 			if (transfer.stopped) return { ok: false, refusal: stopped(shownUrl(url), transfer, limits) };
 			return { ok: false, refusal: failedRequest(shownUrl(url), error) };
 		}
-		const location = header((response.headers ?? {}) as Record<string, unknown>, 'location');
+		const location = headerText(
+			response.headers as Record<string, unknown> | undefined,
+			'location',
+		);
 		if (!REDIRECT_STATUSES.has(response.statusCode) || !location) {
 			if (response.statusCode >= 200 && response.statusCode <= 299)
 				return await store(ctx, url, response, limits, transfer);

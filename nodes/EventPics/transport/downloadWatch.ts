@@ -1,3 +1,4 @@
+import { shownSize } from '../helpers/size';
 import type { TransferWatch } from './transferWatch';
 
 /** The stream parts the watch needs: a Node.js Readable (the body of a download). */
@@ -42,12 +43,12 @@ export function watchDownload(
 		}
 		if (received <= maxBytes) return push(chunk, encoding);
 		tooLarge = true;
-		stop(`The file is larger than ${maxBytes} bytes`);
+		stop(`The file is larger than ${shownSize(maxBytes)}`);
 		return false;
 	};
 	if (received > maxBytes) {
 		tooLarge = true;
-		stop(`The file is larger than ${maxBytes} bytes`);
+		stop(`The file is larger than ${shownSize(maxBytes)}`);
 	}
 	if (watch.signal.aborted) onAbort();
 	else watch.signal.addEventListener('abort', onAbort, { once: true });

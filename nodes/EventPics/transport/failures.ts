@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { formatBytes } from './answer';
+import { shownSize } from '../helpers/size';
+import { headerValue } from './answer';
 import type { Failure, HttpAnswer, Step } from './types';
 
 /** Longest answer text searched for an S3-style XML error (such a document is a few hundred bytes). */
@@ -17,29 +18,32 @@ export function stepLabel(step: Step): string {
 	return STEP_LABEL[step];
 }
 
-/** The Node.js or axios error code of an error (or of its causes), such as ECONNREFUSED. */
-export function findNetworkCode(error: unknown): string | undefined {
+/** The first of an error and its causes (five deep at most) of which `pick` tells something. */
+function fromCauses<T>(error: unknown, pick: (error: IDataObject) => T | undefined): T | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-		const code = (current as IDataObject).code;
-		if (typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'ERR_BAD_RESPONSE')
-			return code;
+		const found = pick(current as IDataObject);
+		if (found !== undefined) return found;
 		current = (current as IDataObject).cause;
 	}
 	return undefined;
 }
 
+/** The Node.js or axios error code of an error (or of its causes), such as ECONNREFUSED. */
+export function findNetworkCode(error: unknown): string | undefined {
+	return fromCauses(error, ({ code }) =>
+		typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'ERR_BAD_RESPONSE'
+			? code
+			: undefined,
+	);
+}
+
 /** n8n's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refused the address: its explanation. */
 export function n8nSsrfBlock(error: unknown): string | undefined {
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-		const { name, description } = current as { name?: unknown; description?: unknown };
-		if (name === 'SsrfBlockedIpError' || name === 'SsrfBlockedHostnameError') {
-			return typeof description === 'string' ? description : 'The address is restricted.';
-		}
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
+	return fromCauses(error, ({ name, description }) => {
+		if (name !== 'SsrfBlockedIpError' && name !== 'SsrfBlockedHostnameError') return undefined;
+		return typeof description === 'string' ? description : 'The address is restricted.';
+	});
 }
 
 /**
@@ -74,8 +78,8 @@ export function deadlineFailure(step: Step, timeoutMs: number): Failure {
 
 /** The origin of a Location header (relative ones against the request's address); never its path or query. */
 function originOf(location: unknown, requestUrl: string): string | undefined {
-	const text = Array.isArray(location) ? location[0] : location;
-	if (typeof text !== 'string' || text.trim() === '') return undefined;
+	const text = headerValue(location);
+	if (text === undefined || text.trim() === '') return undefined;
 	try {
 		const url = new URL(text.trim(), requestUrl);
 		return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
@@ -107,7 +111,7 @@ export function tooLargeFailure(step: Step, statusCode: number, maxBytes: number
 		step,
 		statusCode,
 		tooLarge: true,
-		summary: `${stepLabel(step)} answered ${statusCode} with more than ${formatBytes(maxBytes)}, more than such an answer can be; the node stopped reading it.`,
+		summary: `${stepLabel(step)} answered ${statusCode} with more than ${shownSize(maxBytes)}, more than such an answer can be; the node stopped reading it.`,
 	};
 }
 

@@ -1,7 +1,7 @@
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import type { AnswerStream } from './answer';
-import { parseBody, readAnswer } from './answer';
+import { parseBody, readAnswer, REDIRECT_STATUSES } from './answer';
 import {
 	deadlineFailure,
 	httpFailure,
@@ -70,7 +70,7 @@ export async function callApi(ctx: EventPicsContext, call: ApiCall): Promise<Res
 	const headers = (response.headers ?? {}) as Record<string, unknown>;
 	const stream = response.body as AnswerStream;
 	const { statusCode } = response;
-	if (statusCode >= 300 && statusCode <= 399) {
+	if (REDIRECT_STATUSES.has(statusCode)) {
 		stream.destroy();
 		return {
 			ok: false,

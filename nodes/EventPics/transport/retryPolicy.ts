@@ -1,3 +1,5 @@
+import { headerValue } from './answer';
+
 export interface RetryPolicy {
 	/** Tries of one request (or of one upload), the first included. */
 	maxAttempts: number;
@@ -77,8 +79,8 @@ const MAX_RETRY_AFTER_TEXT = 64;
 
 /** Milliseconds asked for by a Retry-After header (delta seconds or an HTTP date), if readable. */
 export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
-	const text = Array.isArray(value) ? value[0] : value;
-	if (typeof text !== 'string' || text.trim() === '') return undefined;
+	const text = headerValue(value);
+	if (text === undefined || text.trim() === '') return undefined;
 	const trimmed = text.trim();
 	// delta seconds or an HTTP date ("Sun, 06 Nov 1994 08:49:37 GMT"); anything longer is neither
 	if (trimmed.length > MAX_RETRY_AFTER_TEXT) return undefined;

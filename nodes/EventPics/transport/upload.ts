@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { shownSize } from '../helpers/size';
+import { headerText } from './answer';
 import { requestUploadUrl } from './api';
 import { isStream, sendPut } from './put';
 import { successOrFailure } from './request';
@@ -128,11 +129,10 @@ export async function uploadFile(
 		const checked = successOrFailure('put', sent.value);
 		if (checked.ok) {
 			signals.succeeded();
-			const etag = checked.value.headers.etag;
 			return {
 				done: {
 					statusCode: checked.value.statusCode,
-					etag: typeof etag === 'string' ? etag : undefined,
+					etag: headerText(checked.value.headers, 'etag'),
 					attempts: attemptNumber,
 					uploadUrlRequests,
 					possibleDuplicate,

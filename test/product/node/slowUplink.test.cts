@@ -148,7 +148,7 @@ describe('uploads over a slow uplink', () => {
 			}),
 		);
 		expect(result.nodeError?.message).toBe(
-			"Uploading the file to the upload address (PUT) did not finish within 3 s: Timeout plus the time its 65536 bytes take at 256 kbit/s. n8n holds this file in memory, where the node cannot see its bytes leave, so this is its limit instead of a stall",
+			"Uploading the file to the upload address (PUT) did not finish within 3 s: Timeout plus the time its 64 KiB take at 256 kbit/s. n8n holds this file in memory, where the node cannot see its bytes leave, so this is its limit instead of a stall",
 		);
 		expect(seconds).toBeGreaterThanOrEqual(3);
 		expect(seconds).toBeLessThan(10);

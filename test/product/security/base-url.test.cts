@@ -110,3 +110,69 @@ describe('security: a Base URL with user:password, ?query or #fragment is refuse
 		expect(emu.requests).toHaveLength(0);
 	});
 });
+
+/**
+ * One rule, one place: the node, its Event dropdown and the credential test all check the Base URL
+ * with helpers/baseUrl.ts. A loopback host spelled the way only a URL parser reads as local (short,
+ * decimal, uncompressed IPv6) is refused by all three alike, before anything is sent; the same host
+ * written plainly is accepted by all three.
+ */
+describe('security: node and credential test agree on the Base URL (odd loopback spellings refused)', () => {
+	let emu: Emulator;
+	beforeAll(async () => (emu = await startEmulator()));
+	afterAll(async () => await emu.close());
+	beforeEach(() => emu.reset());
+
+	const port = () => new URL(emu.baseUrl).port;
+	const odd = (): Array<[string, string, string]> => [
+		['short 127.1', `http://127.1:${port()}`, '127.0.0.1'],
+		['decimal 2130706433', `http://2130706433:${port()}`, '127.0.0.1'],
+		['uncompressed IPv6 loopback', `http://[0:0:0:0:0:0:0:1]:${port()}`, '[::1]'],
+	];
+	const reasonFor = (baseUrl: string, parsed: string) =>
+		`"${baseUrl}" writes its host in another form than ${parsed}. For http:// write the host as 127.0.0.1, localhost or [::1] (http:// is accepted only for these).`;
+
+	it.each([0, 1, 2])('odd spelling %p: node, dropdown and credential test refuse it with the same words', async (index) => {
+		const [, baseUrl, parsed] = odd()[index];
+		const reason = reasonFor(baseUrl, parsed);
+		const run = await runEventPics({
+			emu,
+			baseUrl,
+			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+		});
+		expect(run.nodeError?.message).toBe(`The Base URL of the EventPics credential is refused: ${reason}`);
+		const search = callListSearch({
+			nodeType: NODE_TYPE,
+			nodeTypes,
+			credentialTypes,
+			credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl } },
+			methodName: 'searchEvents',
+			parameters: {},
+		});
+		await expect(search).rejects.toThrow(reason);
+		const tested = await testCredential({
+			credentialType: 'eventPicsApi',
+			credentialTypes,
+			credentials: { apiKey: emu.apiKey, baseUrl },
+		});
+		expect(tested).toEqual({ status: 'Error', message: `The Base URL is refused: ${reason}` });
+		expect(emu.requests).toHaveLength(0);
+	});
+
+	it('the same host written plainly is accepted by the node and the credential test', async () => {
+		const baseUrl = `http://127.0.0.1:${port()}`;
+		const run = await runEventPics({
+			emu,
+			baseUrl,
+			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+		});
+		expect(run.nodeError).toBeUndefined();
+		expect(run.items.length).toBeGreaterThan(0);
+		const tested = await testCredential({
+			credentialType: 'eventPicsApi',
+			credentialTypes,
+			credentials: { apiKey: emu.apiKey, baseUrl },
+		});
+		expect(tested).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+});

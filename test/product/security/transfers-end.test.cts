@@ -60,7 +60,7 @@ describe('security: a URL-source download always ends', () => {
 		emu.addFault({ endpoint: 'download', kind: 'stall', afterBytes: 100_000 });
 		const [result, seconds] = await download({ timeoutSeconds: 2 });
 		expect(result.nodeError?.message).toBe(
-			`Item 0 could not download "${url}": no data came after 100000 bytes for 2 s (Timeout)`,
+			`Item 0 could not download "${url}": no data came after 97.7 KiB for 2 s (Timeout)`,
 		);
 		expect(seconds).toBeGreaterThanOrEqual(2);
 		expect(seconds).toBeLessThan(8);
@@ -93,7 +93,7 @@ describe('security: a URL-source download always ends', () => {
 		const [result, seconds] = await download({ timeoutSeconds: 1 });
 		// 16 KiB/s owes 32 KiB/s once 1 s has passed: behind at about 2 s (the whole file needs 18 s)
 		expect(result.nodeError?.message).toMatch(
-			new RegExp(`^Item 0 could not download "${url}": its server sent \\d+ bytes in \\d s, less than 256 kbit/s`),
+			new RegExp(`^Item 0 could not download "${url}": its server sent [\\d.]+ KiB in \\d s, less than 256 kbit/s`),
 		);
 		expect(seconds).toBeGreaterThanOrEqual(1.5);
 		expect(seconds).toBeLessThan(8);

@@ -22,6 +22,19 @@ describe('checkBaseUrl', () => {
 		expect(checkBaseUrl('http://192.168.1.5:8787').ok).toBe(false);
 	});
 
+	it.each([
+		['http://127.1:8787', '127.0.0.1'],
+		['http://2130706433:8787', '127.0.0.1'],
+		['http://0x7f.0.0.1:8787', '127.0.0.1'],
+		['http://127.000.000.001:8787', '127.0.0.1'],
+		['http://[0:0:0:0:0:0:0:1]:8787', '[::1]'],
+	])('refuses the loopback spelling %p over http (only a URL parser reads it as %p)', (input, parsed) => {
+		expect(checkBaseUrl(input)).toEqual({
+			ok: false,
+			reason: `"${input}" writes its host in another form than ${parsed}. For http:// write the host as 127.0.0.1, localhost or [::1] (http:// is accepted only for these).`,
+		});
+	});
+
 	it('refuses what is not an address', () => {
 		expect(checkBaseUrl('api.eventpics.net')).toEqual({
 			ok: false,

@@ -45,7 +45,7 @@ describe('watchDownload: bytes counted and limits kept whoever reads the stream'
 		const result = await reading;
 		watch.end();
 		transfer.end();
-		expect(result.error?.message).toBe('The file is larger than 1500 bytes');
+		expect(result.error?.message).toBe('The file is larger than 1.5 KiB');
 		expect(result.bytes).toBeLessThanOrEqual(1500);
 		expect(watch.tooLarge).toBe(true);
 	});

@@ -1,3 +1,4 @@
+import { ascii } from '../bytes';
 import type { Reader } from './source';
 
 /** More top-level boxes than this before `meta` is taken as corrupt (HEIF has ftyp, meta, mdat). */
@@ -14,7 +15,7 @@ interface Box {
 }
 
 function fourCc(bytes: Uint8Array, at: number): string {
-	return String.fromCharCode(bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]);
+	return ascii(bytes, at, at + 4);
 }
 
 /** The boxes inside bytes[start, end); stops at the first one that does not fit. */

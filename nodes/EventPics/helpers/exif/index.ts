@@ -1,3 +1,4 @@
+import { JPEG_SIGNATURE, PNG_SIGNATURE, startsWith, TIFF_II, TIFF_MM } from '../bytes';
 import { parseExifDate, parseOffset, parseSubSec } from './datetime';
 import { findHeifExifItem } from './heif';
 import { findJpegExif } from './jpeg';
@@ -25,11 +26,6 @@ const CHOICES = [
 	['DateTime', TAG.DateTime, TAG.OffsetTime, TAG.SubSecTime],
 ] as const;
 
-const TIFF_II = [0x49, 0x49, 0x2a, 0x00];
-const TIFF_MM = [0x4d, 0x4d, 0x00, 0x2a];
-const startsWith = (bytes: Uint8Array, prefix: number[], at = 0) =>
-	prefix.every((byte, i) => bytes[at + i] === byte);
-
 /** Where the TIFF structure of a HEIF Exif item starts: after its 4-byte header size and that header. */
 function heifTiff(item: Uint8Array): TiffLocation | undefined {
 	const reader = new Reader(bufferSource(item), item.length);
@@ -46,11 +42,10 @@ function heifTiff(item: Uint8Array): TiffLocation | undefined {
 async function findTiff(reader: Reader): Promise<TiffLocation | undefined> {
 	const head = await reader.bytes(0, 8);
 	if (!head) return undefined;
-	if (startsWith(head, [0xff, 0xd8, 0xff])) return await findJpegExif(reader);
+	if (startsWith(head, JPEG_SIGNATURE)) return await findJpegExif(reader);
 	if (startsWith(head, TIFF_II) || startsWith(head, TIFF_MM))
 		return { reader, start: 0, end: Infinity };
-	if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-		return await findPngExif(reader);
+	if (startsWith(head, PNG_SIGNATURE)) return await findPngExif(reader);
 	if (startsWith(head, [0x66, 0x74, 0x79, 0x70], 4)) {
 		const item = await findHeifExifItem(reader);
 		return item && heifTiff(item);

@@ -1,3 +1,4 @@
+import { ascii } from '../bytes';
 import { bufferSource, Reader } from './source';
 import type { TiffLocation } from './tiff';
 
@@ -8,14 +9,6 @@ const MAX_TEXT_CHUNK = 256 * 1024;
 const PROFILE_KEYWORDS = new Set(['Raw profile type exif', 'Raw profile type APP1']);
 
 const EXIF_HEADER = 'Exif\0\0';
-
-function ascii(bytes: Uint8Array, start: number, end: number): string {
-	let text = '';
-	for (let at = start; at < end; at += 8192) {
-		text += String.fromCharCode(...bytes.subarray(at, Math.min(end, at + 8192)));
-	}
-	return text;
-}
 
 /**
  * Decodes an ImageMagick-style raw profile: "\n<name>\n<spaces><length>\n<hex digits and line breaks>".

@@ -1,3 +1,4 @@
+import { ascii } from '../bytes';
 import type { Reader } from './source';
 
 /** Where a TIFF structure (header "II*\0" or "MM\0*") lives: offsets inside it count from `start`. */
@@ -45,7 +46,7 @@ const MAX_TEXT = 64;
 /** Text of an ASCII value up to its first NUL, one character per byte. */
 function text(bytes: Uint8Array): string {
 	const end = bytes.indexOf(0);
-	return String.fromCharCode(...bytes.subarray(0, end < 0 ? bytes.length : end));
+	return ascii(bytes, 0, end < 0 ? bytes.length : end);
 }
 
 /**
