@@ -8,7 +8,7 @@ import type { RetryPolicy } from '../transport/retryPolicy';
 import { DEFAULT_RETRY_POLICY } from '../transport/retryPolicy';
 import type { CheckedCredential } from '../transport/credential';
 import { readCredential } from '../transport/credential';
-import type { ShownFailure } from '../transport/errors';
+import type { FailureContext, ShownFailure } from '../transport/errors';
 import { failureToError, showFailure } from '../transport/errors';
 
 /** The EventPics account behind the credential's API key, for one execution. */
@@ -17,10 +17,14 @@ export interface Account extends CheckedCredential {
 	events: (itemIndex: number) => Promise<EventSummary[]>;
 }
 
-/** Reads the credential once per execution (see `readCredential`); the events are asked for when first needed. */
+/**
+ * Reads the credential once per execution (see `readCredential`); the events are asked for when first
+ * needed. `words` are the operation's advice for a failed listing (see transport/errors.ts).
+ */
 export async function readAccount(
 	ctx: IExecuteFunctions,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+	words: Pick<FailureContext, 'advice' | 'waitLimit'> = {},
 ): Promise<Account> {
 	const { baseUrl, apiKey } = await readCredential(ctx);
 	let pending: Promise<Awaited<ReturnType<typeof listEvents>>> | undefined;
@@ -38,6 +42,7 @@ export async function readAccount(
 				...result,
 				itemIndex,
 				secret: apiKey,
+				...words,
 			});
 		},
 	};

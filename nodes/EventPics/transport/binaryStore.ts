@@ -1,5 +1,4 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { bufferedMode, DATABASE_READ_LIMIT_BYTES } from '../helpers/binaryMode';
 import { shownSize } from '../helpers/size';
@@ -61,7 +60,13 @@ export function openStored(
 	};
 }
 
-export type BinaryLookup = { ok: true; binary: ResolvedBinary } | { ok: false; reason: string };
+/** Why an item's binary field cannot be read: no such field, a stored file gone, or too large for the database. */
+export type BinaryProblem =
+	| { problem: 'noField'; present: string[] }
+	| { problem: 'notStored'; id: string }
+	| { problem: 'tooLarge'; size: string; advice: string };
+
+export type BinaryLookup = { ok: true; binary: ResolvedBinary } | ({ ok: false } & BinaryProblem);
 
 /**
  * Finds an item's binary field and how to read it: streamed from n8n's binary store when it has an
@@ -78,25 +83,14 @@ export async function resolveBinary(
 	const item = ctx.getInputData()[itemIndex];
 	const binaries = item?.binary ?? {};
 	const binary = binaries[propertyName];
-	if (!binary) {
-		const present = Object.keys(binaries);
-		return {
-			ok: false,
-			reason: present.length
-				? `has no binary field "${propertyName}" (it has: ${present.join(', ')})`
-				: `has no binary data (expected a binary field "${propertyName}")`,
-		};
-	}
+	if (!binary) return { ok: false, problem: 'noField', present: Object.keys(binaries) };
 	if (binary.id) {
 		const { id } = binary;
 		let metadata: Awaited<ReturnType<typeof ctx.helpers.getBinaryMetadata>>;
 		try {
 			metadata = await ctx.helpers.getBinaryMetadata(id);
 		} catch {
-			return {
-				ok: false,
-				reason: `has a binary field "${propertyName}" whose stored file cannot be found in n8n's binary data (id "${id.slice(0, 200)}"); it may have been deleted or come from another n8n instance`,
-			};
+			return { ok: false, problem: 'notStored', id };
 		}
 		const stored = openStored(
 			ctx,
@@ -104,13 +98,8 @@ export async function resolveBinary(
 			metadata.fileSize,
 			async () => await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName),
 		);
-		if (!stored.ok) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`The file in binary field "${propertyName}" of item ${itemIndex} (${stored.tooLarge}) is too large to read from n8n's database`,
-				{ itemIndex, description: stored.advice },
-			);
-		}
+		if (!stored.ok)
+			return { ok: false, problem: 'tooLarge', size: stored.tooLarge, advice: stored.advice };
 		return {
 			ok: true,
 			binary: {

@@ -2,8 +2,7 @@ import type { ICredentialTestFunctions } from 'n8n-workflow';
 
 import type { AnswerStream } from './answer';
 import { readAnswer } from './answer';
-import { n8nSsrfBlock } from './failures';
-import { findNetworkCode } from './failures';
+import { findNetworkCode, n8nSsrfBlock } from './failures';
 import { watchTransfer } from './transferWatch';
 
 /** The credential test's limits: it ends within TOTAL_MS whatever the server does. */

@@ -18,8 +18,13 @@ export interface FailureContext {
 	secret?: string;
 	/** Tries of the upload that broke off while the file was moving, one sentence each. */
 	brokenTransfers?: string[];
-	/** The caller's words for what to do, given the general advice (the trigger has no upload options). */
-	advice?: (general: string) => string;
+	/**
+	 * The caller's words for what to do, given the general advice: the operation names its own
+	 * options (transport knows none), the trigger says it asks again at its next poll.
+	 */
+	advice?: (failure: Failure, general: string) => string;
+	/** The caller's name for the limit on all waits of a request, as its user sets it. */
+	waitLimit?: string;
 }
 
 /** Longest message and description of an error, and longest `details` (as JSON) kept from the service. */
@@ -39,16 +44,18 @@ function triedText(context: FailureContext): string {
 function refusedWaitText(context: FailureContext): string {
 	const refused = context.waitRefused;
 	if (!refused) return '';
-	return ` EventPics asked to wait ${seconds(refused.askedMs)} before the next try (Retry-After), more than the ${seconds(refused.leftMs)} left of "Max Total Wait (Seconds)", so the node stopped at once instead of waiting.`;
+	const limit = context.waitLimit ?? 'the time the node may wait between tries';
+	return ` EventPics asked to wait ${seconds(refused.askedMs)} before the next try (Retry-After), more than the ${seconds(refused.leftMs)} left of ${limit}, so the node stopped at once instead of waiting.`;
 }
 
+/** What to do, in general words: no option of any operation is named here (the caller's `advice` does). */
 function adviceFor(failure: Failure): string {
 	const status = failure.statusCode;
 	if (failure.redirectTo !== undefined) {
 		return `Check the Base URL in the EventPics credential: it must be the address of the EventPics API itself (${DEFAULT_BASE_URL}), not an address that forwards elsewhere.`;
 	}
 	if (failure.refusedAddress) {
-		return 'An upload address must use https:// (plain http:// only with a local http:// Base URL) and point outside this machine and its network, unless the Base URL is itself a local address or Options > "Allow Internal Addresses" is on. Check the Base URL in the EventPics credential: the EventPics API answers with its storage\'s https:// address.';
+		return "An upload address must use https:// (plain http:// only with a local http:// Base URL) and point outside this machine and its network, unless the Base URL is itself a local address. Check the Base URL in the EventPics credential: the EventPics API answers with its storage's https:// address.";
 	}
 	if (failure.networkCode === 'SSRF_BLOCKED') {
 		return "n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) blocked the connection. If this address is meant to be reached (a local set-up), allow it in N8N_SSRF_ALLOWED_IP_RANGES or N8N_SSRF_ALLOWED_HOSTNAMES.";
@@ -57,10 +64,10 @@ function adviceFor(failure: Failure): string {
 		return 'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.';
 	}
 	if (failure.networkCode === 'STALLED' || failure.networkCode === 'TOO_SLOW') {
-		return 'The connection to the storage stopped moving data. Run the workflow again; if the network pauses for longer than Options > "Timeout (Seconds)", raise it.';
+		return 'The connection to the storage stopped moving data. Run the workflow again.';
 	}
 	if (failure.networkCode === 'DEADLINE_EXCEEDED') {
-		return 'EventPics answered too slowly. Run the workflow again later, check the Base URL, or raise Options > "Timeout (Seconds)".';
+		return 'EventPics answered too slowly. Run the workflow again later, or check the Base URL.';
 	}
 	if (status === 401) {
 		return 'Check the API key in the EventPics credential: copy it again from the EventPics app (open the event, then the API key management).';
@@ -69,7 +76,7 @@ function adviceFor(failure: Failure): string {
 		return 'EventPics refused the request as sent. Check the event, album, file name and Taken At of this item.';
 	}
 	if (status === 429) {
-		return 'EventPics is limiting the request rate of this key. Lower "Concurrent Uploads", raise "Max Attempts" or "Max Total Wait", or run the workflow again later.';
+		return 'EventPics is limiting the request rate of this key. Run the workflow again later.';
 	}
 	if (status !== undefined && status >= 500) {
 		return 'EventPics had a server problem. Run the workflow again later; if it persists, contact EventPics support.';
@@ -129,8 +136,9 @@ export function failureToError(
 ): NodeApiError | NodeOperationError {
 	const shown = 'summary' in failed ? showFailure(failed, context.secret) : failed;
 	const { failure, message, response } = shown;
+	const general = adviceFor(failure);
 	const description = capText(
-		`${context.advice ? context.advice(adviceFor(failure)) : adviceFor(failure)}${refusedWaitText(context)}${triedText(context)}${(context.brokenTransfers ?? []).map((text) => ` ${text}`).join('')}`,
+		`${context.advice ? context.advice(failure, general) : general}${refusedWaitText(context)}${triedText(context)}${(context.brokenTransfers ?? []).map((text) => ` ${text}`).join('')}`,
 		MAX_ERROR_TEXT,
 	);
 	if (response === undefined) {

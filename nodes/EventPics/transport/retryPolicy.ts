@@ -18,13 +18,13 @@ export interface RetryPolicy {
 	timeoutMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 	maxAttempts: 8,
 	maxTotalWaitMs: 120_000,
 	baseDelayMs: 500,
 	maxDelayMs: 20_000,
 	timeoutMs: 60_000,
-};
+});
 
 /**
  * The policy with the user's Max Attempts, Max Total Wait (Seconds) and Timeout (Seconds), where

@@ -8,7 +8,7 @@ import type { Failure } from '../../EventPics/transport/types';
 const NOTHING_LOST =
 	'The trigger keeps what it has seen: once polls succeed again it reports only what is new, nothing twice.';
 
-/** What to do, for the failures whose general advice talks about upload options. */
+/** What to do, where the trigger has words of its own: it asks again at its next poll. */
 function adviceFor(failure: Failure): string | undefined {
 	const status = failure.statusCode;
 	if (status === 401) {
@@ -37,6 +37,6 @@ export function pollFailure(
 		attempts: result.attempts,
 		elapsedMs: result.elapsedMs,
 		secret: apiKey,
-		advice: (general) => `${adviceFor(failure) ?? general} ${NOTHING_LOST}`,
+		advice: (_, general) => `${adviceFor(failure) ?? general} ${NOTHING_LOST}`,
 	});
 }

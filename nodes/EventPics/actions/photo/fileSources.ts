@@ -1,12 +1,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { ResolvedBinary, StoredFile } from '../../transport/binaryStore';
+import type { BinaryLookup, ResolvedBinary, StoredFile } from '../../transport/binaryStore';
 import { openStored, resolveBinary } from '../../transport/binaryStore';
 import type { DownloadLimits } from '../../transport/download';
 import { downloadToStore } from '../../transport/download';
 import { shownUrl } from '../../transport/downloadRefusals';
 import { DEFAULT_RETRY_POLICY } from '../../transport/retryPolicy';
-import type { Failure } from '../../transport/types';
+import type { SourceFix } from './advice';
+import { SOURCE_ADVICE } from './advice';
 import { checkedOption, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
 
 /** One file to upload: from a binary field of the item or from a URL. */
@@ -16,8 +17,38 @@ export interface FileSource extends StoredFile {
 	kind: 'binary' | 'url';
 }
 
+/** The files of an item, or why there are none: the error's message and what to do. */
 export type SourceLookup =
-	{ ok: true; sources: FileSource[] } | { ok: false; reason: string; failure?: Failure };
+	{ ok: true; sources: FileSource[] } | { ok: false; message: string; description: string };
+
+const refused = (itemIndex: number, reason: string, fix: SourceFix | { description: string }) => ({
+	ok: false as const,
+	message: `Item ${itemIndex} ${reason}`,
+	description: typeof fix === 'string' ? SOURCE_ADVICE[fix] : fix.description,
+});
+
+/** The words for a binary field that cannot be read. */
+function binaryRefusal(
+	itemIndex: number,
+	name: string,
+	lookup: Extract<BinaryLookup, { ok: false }>,
+): SourceLookup {
+	if (lookup.problem === 'noField') {
+		const reason = lookup.present.length
+			? `has no binary field "${name}" (it has: ${lookup.present.join(', ')})`
+			: `has no binary data (expected a binary field "${name}")`;
+		return refused(itemIndex, reason, 'binaryField');
+	}
+	if (lookup.problem === 'notStored') {
+		const reason = `has a binary field "${name}" whose stored file cannot be found in n8n's binary data (id "${lookup.id.slice(0, 200)}"); it may have been deleted or come from another n8n instance`;
+		return refused(itemIndex, reason, 'rerun');
+	}
+	return {
+		ok: false,
+		message: `The file in binary field "${name}" of item ${itemIndex} (${lookup.size}) is too large to read from n8n's database`,
+		description: lookup.advice,
+	};
+}
 
 /** The binary field names asked for: a comma-separated list, or every field of the item. */
 export function binaryFieldNames(
@@ -44,15 +75,15 @@ export async function binarySources(
 	all: boolean,
 ): Promise<SourceLookup> {
 	if (names.length === 0) {
-		return {
-			ok: false,
-			reason: all ? 'has no binary data' : 'names no binary field ("Input Binary Field" is empty)',
-		};
+		const reason = all
+			? 'has no binary data'
+			: 'names no binary field ("Input Binary Field" is empty)';
+		return refused(itemIndex, reason, 'binaryField');
 	}
 	const sources: FileSource[] = [];
 	for (const name of names) {
 		const lookup = await resolveBinary(ctx, itemIndex, name);
-		if (!lookup.ok) return lookup;
+		if (!lookup.ok) return binaryRefusal(itemIndex, name, lookup);
 		sources.push(fromBinary(lookup.binary));
 	}
 	return { ok: true, sources };
@@ -95,6 +126,7 @@ function fileNameFromUrl(url: URL): string | undefined {
  */
 export async function urlSource(
 	ctx: IExecuteFunctions,
+	itemIndex: number,
 	address: string,
 	limits: DownloadLimits,
 ): Promise<SourceLookup> {
@@ -102,24 +134,19 @@ export async function urlSource(
 	try {
 		url = new URL(address);
 	} catch {
-		return { ok: false, reason: `has a File URL that is not an address: "${address}"` };
+		return refused(itemIndex, `has a File URL that is not an address: "${address}"`, 'fileUrl');
 	}
 	const downloaded = await downloadToStore(ctx, url, limits);
 	if (!downloaded.ok) {
 		const { reason, description } = downloaded.refusal;
-		return { ok: false, reason, failure: { step: 'download', summary: description } };
+		return refused(itemIndex, reason, { description });
 	}
 	const { binary, finalUrl, size, contentType, fileName } = downloaded.value;
 	const name = fileName ?? fileNameFromUrl(url) ?? fileNameFromUrl(new URL(finalUrl));
 	if (size === 0) {
-		return {
-			ok: false,
-			reason: `has a File URL whose file is empty (0 bytes): "${shownUrl(url)}"`,
-			failure: {
-				step: 'download',
-				summary: 'Check the File URL: an empty file cannot be uploaded.',
-			},
-		};
+		return refused(itemIndex, `has a File URL whose file is empty (0 bytes): "${shownUrl(url)}"`, {
+			description: 'Check the File URL: an empty file cannot be uploaded.',
+		});
 	}
 	const common = {
 		origin: shownUrl(url),
@@ -140,11 +167,8 @@ export async function urlSource(
 		async () => await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(id)),
 	);
 	if (!stored.ok) {
-		return {
-			ok: false,
-			reason: `has a File URL whose file (${stored.tooLarge}) is too large to read back from n8n's database: "${shownUrl(url)}"`,
-			failure: { step: 'download', summary: stored.advice },
-		};
+		const reason = `has a File URL whose file (${stored.tooLarge}) is too large to read back from n8n's database: "${shownUrl(url)}"`;
+		return refused(itemIndex, reason, { description: stored.advice });
 	}
 	return { ok: true, sources: [{ ...common, ...stored.reader }] };
 }

@@ -8,7 +8,7 @@ import type { Account } from '../account';
 import { findEvent, readLocator } from '../account';
 import { shownUrl } from '../../transport/downloadRefusals';
 import type { FileFacts } from './fileOutput';
-import type { FileSource, SourceLookup } from './fileSources';
+import type { FileSource } from './fileSources';
 import { binaryFieldNames, binarySources, downloadLimits, urlSource } from './fileSources';
 import type { UploadOptions } from './uploadOptions';
 import { readUploadOptions } from './uploadOptions';
@@ -34,26 +34,6 @@ export interface UploadJob {
 	/** What its output item says even when it fails: event, album and where the file comes from. */
 	facts: FileFacts;
 	source: () => Promise<FileSource>;
-}
-
-function sourceError(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	lookup: Extract<SourceLookup, { ok: false }>,
-) {
-	if (lookup.failure) {
-		return itemError(ctx, itemIndex, `Item ${itemIndex} ${lookup.reason}`, lookup.failure.summary);
-	}
-	return itemError(
-		ctx,
-		itemIndex,
-		`Item ${itemIndex} ${lookup.reason}`,
-		lookup.reason.includes('URL')
-			? 'Set "File URL" to the http(s) address of the file.'
-			: lookup.reason.includes('cannot be found')
-				? 'Run the node that produced the file again in this workflow, so that its file is stored anew.'
-				: 'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
-	);
 }
 
 /** A File URL as the output shows it: without user name and password; null when it is no address. */
@@ -141,8 +121,8 @@ export async function itemJobs(
 		}
 		const limits = downloadLimits(ctx, itemIndex, options);
 		const source = async () => {
-			const lookup = await urlSource(ctx, address, limits);
-			if (!lookup.ok) throw sourceError(ctx, itemIndex, lookup);
+			const lookup = await urlSource(ctx, itemIndex, address, limits);
+			if (!lookup.ok) throw itemError(ctx, itemIndex, lookup.message, lookup.description);
 			return lookup.sources[0];
 		};
 		return [
@@ -163,7 +143,7 @@ export async function itemJobs(
 		binaryFieldNames(ctx, itemIndex, all, list),
 		all,
 	);
-	if (!lookup.ok) throw sourceError(ctx, itemIndex, lookup);
+	if (!lookup.ok) throw itemError(ctx, itemIndex, lookup.message, lookup.description);
 	for (const source of lookup.sources) {
 		if (source.size === 0) {
 			throw itemError(

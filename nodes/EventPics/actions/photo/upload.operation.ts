@@ -8,6 +8,7 @@ import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { NodeError } from '../items';
 import { asNodeError } from '../items';
 import { readAccount } from '../account';
+import { uploadFailureAdvice, WAIT_LIMIT } from './advice';
 import { failedOutput, outcomeHint } from './fileOutput';
 import type { UploadJob } from './itemJobs';
 import { itemJobs } from './itemJobs';
@@ -52,7 +53,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		return items.map((_, itemIndex) => failedOutput(nodeError, itemIndex, errorOutput));
 	}
 	const policy = retryPolicyFrom(options);
-	const account = await readAccount(this, policy);
+	const account = await readAccount(this, policy, {
+		advice: uploadFailureAdvice,
+		waitLimit: WAIT_LIMIT,
+	});
 	const outcomes: ItemOutcome[] = items.map(() => ({ outputs: [] }));
 
 	const jobs: UploadJob[] = [];

@@ -19,14 +19,7 @@ import type { Inspection } from './inspect';
 import { bodyOpener, chooseTakenAt, inspectFile } from './inspect';
 import type { UploadJob } from './itemJobs';
 import type { FileDedupe } from './skipPlan';
-import { ALLOW_ANY_TYPE, ALLOW_UNKNOWN_TYPES } from './uploadOptions';
-
-const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
-	unknown: `Give the file a name with a known extension in Options > "File Name", or turn on Options > "${ALLOW_UNKNOWN_TYPES}" to send it as application/octet-stream.`,
-	notMedia: `An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "${ALLOW_ANY_TYPE}" to upload it anyway.`,
-	text: `This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
-	unrecognised: `A file fetched from an address must be a photo or video the node can recognise (JPEG, PNG, GIF, WebP, HEIC, AVIF, TIFF, BMP, MP4, QuickTime, AVI, WebM, Matroska, MPEG). Check the address; to upload the file anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
-};
+import { TYPE_ADVICE, uploadFailureAdvice, WAIT_LIMIT } from './advice';
 
 function describeSource(source: FileSource): string {
 	return source.kind === 'url'
@@ -180,6 +173,8 @@ async function uploadInspected(
 			...result,
 			itemIndex,
 			secret: account.apiKey,
+			advice: uploadFailureAdvice,
+			waitLimit: WAIT_LIMIT,
 		});
 	}
 	const report = result.value;

@@ -1,0 +1,46 @@
+import type { TypeDecision } from '../../helpers/mediaType';
+import type { Failure } from '../../transport/types';
+import { ALLOW_ANY_TYPE, ALLOW_UNKNOWN_TYPES } from './uploadOptions';
+
+/**
+ * What the Upload operation tells a user to do: the advice that names its options. Transport says
+ * what failed and gives general advice; the words that point at an option are the operation's, here.
+ */
+
+export const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
+	unknown: `Give the file a name with a known extension in Options > "File Name", or turn on Options > "${ALLOW_UNKNOWN_TYPES}" to send it as application/octet-stream.`,
+	notMedia: `An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "${ALLOW_ANY_TYPE}" to upload it anyway.`,
+	text: `This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
+	unrecognised: `A file fetched from an address must be a photo or video the node can recognise (JPEG, PNG, GIF, WebP, HEIC, AVIF, TIFF, BMP, MP4, QuickTime, AVI, WebM, Matroska, MPEG). Check the address; to upload the file anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
+};
+
+/** What to do when a file cannot be found where the item says: by what is missing. */
+export const SOURCE_ADVICE = {
+	fileUrl: 'Set "File URL" to the http(s) address of the file.',
+	rerun:
+		'Run the node that produced the file again in this workflow, so that its file is stored anew.',
+	binaryField:
+		'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
+} as const;
+
+export type SourceFix = keyof typeof SOURCE_ADVICE;
+
+/** Max Total Wait, as a failure's description names it. */
+export const WAIT_LIMIT = '"Max Total Wait (Seconds)"';
+
+/** A failed call of the Upload operation: advice that names its options, else the general one. */
+export function uploadFailureAdvice(failure: Failure, general: string): string {
+	if (failure.refusedAddress) {
+		return 'An upload address must use https:// (plain http:// only with a local http:// Base URL) and point outside this machine and its network, unless the Base URL is itself a local address or Options > "Allow Internal Addresses" is on. Check the Base URL in the EventPics credential: the EventPics API answers with its storage\'s https:// address.';
+	}
+	if (failure.networkCode === 'STALLED' || failure.networkCode === 'TOO_SLOW') {
+		return 'The connection to the storage stopped moving data. Run the workflow again; if the network pauses for longer than Options > "Timeout (Seconds)", raise it.';
+	}
+	if (failure.networkCode === 'DEADLINE_EXCEEDED') {
+		return 'EventPics answered too slowly. Run the workflow again later, check the Base URL, or raise Options > "Timeout (Seconds)".';
+	}
+	if (failure.statusCode === 429 && !failure.tooLarge) {
+		return 'EventPics is limiting the request rate of this key. Lower "Concurrent Uploads", raise "Max Attempts" or "Max Total Wait", or run the workflow again later.';
+	}
+	return general;
+}
