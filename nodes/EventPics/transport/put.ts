@@ -178,7 +178,6 @@ export async function sendPut(ctx: EventPicsContext, put: PutRequest): Promise<P
 		const answer = { statusCode, headers, body: read.bytes.toString('utf8') };
 		return { result: { ok: true, value: answer }, sentBytes, bodySent };
 	} finally {
-		watch.end();
-		if (streamed && !body.destroyed) body.destroy();
+		watch.end(); // the body is its owner's to close (TryBodies.endTry)
 	}
 }

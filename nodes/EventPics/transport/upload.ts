@@ -3,6 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { shownSize } from '../helpers/size';
 import { headerText } from './answer';
 import { requestUploadUrl } from './api';
+import type { PutTry } from './put';
 import { isStream, sendPut } from './put';
 import { successOrFailure } from './request';
 import { refusedUploadAddress } from './uploadAddress';
@@ -23,8 +24,17 @@ export interface UploadSpec {
 	size: number;
 	/** Allow Internal Addresses: the upload address may be internal though the Base URL is not. */
 	allowInternal?: boolean;
-	/** Opens the body anew for each try: a stream is spent once sent. */
-	openBody: () => Promise<UploadBody>;
+	/** The body of each try, from its owner (a stream is spent once sent). */
+	body: TryBodies;
+}
+
+/**
+ * Who owns the body of an upload (actions/photo/fileBody.ts): it hands out the body of each try
+ * and closes it when the try has ended. Transport only sends it.
+ */
+export interface TryBodies {
+	forTry: () => Promise<UploadBody>;
+	endTry: () => void;
 }
 
 export interface UploadReport {
@@ -100,20 +110,21 @@ export async function uploadFile(
 			issuedAt = Date.now();
 		}
 
-		const body = await spec.openBody();
+		const body = await spec.body.forTry();
 		const putAt = Date.now();
-		const {
-			result: sent,
-			sentBytes,
-			bodySent,
-			cause,
-		} = await sendPut(ctx, {
-			url: uploadUrl,
-			body,
-			contentType: spec.contentType,
-			size: spec.size,
-			timeoutMs: policy.timeoutMs,
-		});
+		let sending: PutTry;
+		try {
+			sending = await sendPut(ctx, {
+				url: uploadUrl,
+				body,
+				contentType: spec.contentType,
+				size: spec.size,
+				timeoutMs: policy.timeoutMs,
+			});
+		} finally {
+			spec.body.endTry();
+		}
+		const { result: sent, sentBytes, bodySent, cause } = sending;
 
 		if (!sent.ok) {
 			// The whole file went out and no answer came back: the storage may have it already.

@@ -1,3 +1,6 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
 import type { TypeDecision } from '../../helpers/mediaType';
 import type { Failure } from '../../transport/types';
 import { ALLOW_ANY_TYPE, ALLOW_UNKNOWN_TYPES } from './uploadOptions';
@@ -7,12 +10,31 @@ import { ALLOW_ANY_TYPE, ALLOW_UNKNOWN_TYPES } from './uploadOptions';
  * what failed and gives general advice; the words that point at an option are the operation's, here.
  */
 
-export const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
+const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
 	unknown: `Give the file a name with a known extension in Options > "File Name", or turn on Options > "${ALLOW_UNKNOWN_TYPES}" to send it as application/octet-stream.`,
 	notMedia: `An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "${ALLOW_ANY_TYPE}" to upload it anyway.`,
 	text: `This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
 	unrecognised: `A file fetched from an address must be a photo or video the node can recognise (JPEG, PNG, GIF, WebP, HEIC, AVIF, TIFF, BMP, MP4, QuickTime, AVI, WebM, Matroska, MPEG). Check the address; to upload the file anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
 };
+
+/** A file whose type is unknown or not one an album takes: which file, why, and what to do. */
+export function typeRefusal(
+	node: INode,
+	itemIndex: number,
+	source: { kind: 'binary' | 'url'; origin: string },
+	refusal: Extract<TypeDecision, { ok: false }>,
+): NodeOperationError {
+	const from =
+		source.kind === 'url' ? `the File URL "${source.origin}"` : `binary field "${source.origin}"`;
+	const message =
+		refusal.kind === 'unknown'
+			? `Cannot tell the media type of item ${itemIndex}'s file: ${refusal.reason}`
+			: `Item ${itemIndex}'s file from ${from} is refused: ${refusal.reason}`;
+	return new NodeOperationError(node, message, {
+		description: TYPE_ADVICE[refusal.kind],
+		itemIndex,
+	});
+}
 
 /** What to do when a file cannot be found where the item says: by what is missing. */
 export const SOURCE_ADVICE = {

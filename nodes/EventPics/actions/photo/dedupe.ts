@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 
 import type { UploadBody } from '../../transport/upload';
+import type { FileSource } from './fileSources';
+import type { UploadJob } from './itemJobs';
 
 /** SHA-256 of the body as lower-case hex, chunk by chunk (node:crypto, allowed by n8n's scanner). */
 async function hashBody(body: UploadBody): Promise<string> {
@@ -18,4 +20,11 @@ export async function contentKey(open: () => Promise<UploadBody>): Promise<strin
 /** The key under which an upload to this event and album is remembered. */
 export function dedupeKey(linkId: string, albumId: string | undefined, fileKey: string): string {
 	return `${linkId}/${albumId ?? ''}/${fileKey}`;
+}
+
+/** What identifies the file for Skip Files Uploaded Before: the custom Duplicate Key, or its content. */
+export async function fileKey(job: UploadJob, source: FileSource): Promise<string> {
+	const custom = String(job.options.dedupeKey ?? '').trim();
+	if (custom === '') return await contentKey(source.open);
+	return job.sharesItem ? `key:${custom}#${source.origin}` : `key:${custom}`;
 }

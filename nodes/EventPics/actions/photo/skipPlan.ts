@@ -1,12 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { AdaptiveLimiter, runPool } from '../../transport/limiter';
-import { dedupeKey } from './dedupe';
+import { dedupeKey, fileKey } from './dedupe';
 import type { FileSource } from './fileSources';
 import type { HistoryEnd, HistoryTiming } from './history';
 import { HISTORY_TIMING, RunHistory } from './history';
 import type { UploadJob } from './itemJobs';
-import { fileKey } from './uploadJob';
 
 /** Files whose keys are computed at once before the check (each is read once, start to end). */
 const KEYS_AT_ONCE = 8;

@@ -3,7 +3,6 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { bufferedWarning } from '../../helpers/binaryMode';
 import { sanitizeFileName } from '../../helpers/fileName';
-import type { TypeDecision } from '../../helpers/mediaType';
 import { decideType } from '../../helpers/mediaType';
 import { mimeTypeMismatch } from '../../helpers/sniff';
 import { retryPolicyFrom } from '../../transport/retryPolicy';
@@ -11,50 +10,33 @@ import type { RateSignals } from '../../transport/upload';
 import { uploadFile } from '../../transport/upload';
 import { failureToError } from '../../transport/errors';
 import type { Account } from '../account';
-import { contentKey } from './dedupe';
 import type { FileFacts } from './fileOutput';
 import { fileOutput, takenAtFacts } from './fileOutput';
 import type { FileSource } from './fileSources';
-import type { Inspection } from './inspect';
-import { bodyOpener, chooseTakenAt, inspectFile } from './inspect';
+import type { Inspection } from './fileBody';
+import { FileBody } from './fileBody';
 import type { UploadJob } from './itemJobs';
 import type { FileDedupe } from './skipPlan';
-import { TYPE_ADVICE, uploadFailureAdvice, WAIT_LIMIT } from './advice';
-
-function describeSource(source: FileSource): string {
-	return source.kind === 'url'
-		? `the File URL "${source.origin}"`
-		: `binary field "${source.origin}"`;
-}
-
-function typeRefusal(
-	ctx: IExecuteFunctions,
-	job: UploadJob,
-	source: FileSource,
-	refusal: Extract<TypeDecision, { ok: false }>,
-) {
-	const message =
-		refusal.kind === 'unknown'
-			? `Cannot tell the media type of item ${job.itemIndex}'s file: ${refusal.reason}`
-			: `Item ${job.itemIndex}'s file from ${describeSource(source)} is refused: ${refusal.reason}`;
-	return new NodeOperationError(ctx.getNode(), message, {
-		description: TYPE_ADVICE[refusal.kind],
-		itemIndex: job.itemIndex,
-	});
-}
+import { typeRefusal, uploadFailureAdvice, WAIT_LIMIT } from './advice';
 
 function originFacts(source: FileSource): FileFacts {
 	return source.kind === 'url' ? { url: source.origin } : { binaryField: source.origin };
 }
 
-/** What identifies the file for Skip Files Uploaded Before: the custom Duplicate Key, or its content. */
-export async function fileKey(job: UploadJob, source: FileSource): Promise<string> {
-	const custom = String(job.options.dedupeKey ?? '').trim();
-	if (custom === '') return await contentKey(source.open);
-	return job.sharesItem ? `key:${custom}#${source.origin}` : `key:${custom}`;
+/** A file ready to be sent: its name and type decided, and what its output item says of it. */
+interface DescribedFile {
+	fileName: string;
+	contentType: string;
+	size: number;
+	takenAt?: number;
+	facts: FileFacts;
+	warnings: string[];
 }
 
-/** Uploads one file of one item and describes the outcome in the output item's JSON. */
+/**
+ * Uploads one file of one item and describes the outcome in the output item's JSON. The file's
+ * body (fileBody.ts) is opened for a look at its start, sent, and disposed of here, in one place.
+ */
 export async function runUploadJob(
 	ctx: IExecuteFunctions,
 	account: Account,
@@ -63,54 +45,60 @@ export async function runUploadJob(
 	dedupe?: FileDedupe,
 ): Promise<IDataObject> {
 	const source = dedupe?.source ?? (await job.source());
+	const body = new FileBody(source);
 	try {
-		return await uploadSource(ctx, account, job, source, signals, dedupe);
+		const wantedName = nameOf(ctx, job, source);
+		const inspection = await body.look(job.takenAt.exif, ctx.getTimezone());
+		const file = describeFile(ctx, job, source, wantedName, inspection);
+		if (dedupe) {
+			const turn = await dedupe.turn();
+			if (turn.skip) {
+				const facts = { ...file.facts, reason: turn.reason, dedupeKey: dedupe.key };
+				return fileOutput('skipped', facts);
+			}
+		}
+		return await sendFile(ctx, { account, job, signals, dedupe }, file, body);
 	} finally {
-		// a file that n8n's binary data mode made us hold whole in memory is let go at once
-		source.dispose?.();
+		body.dispose(); // refused, skipped, failed or sent: every stream closed, memory let go
 	}
 }
 
-async function uploadSource(
+/** The file name to send: Options > File Name, else the file's own, cleaned; an error when none. */
+function nameOf(ctx: IExecuteFunctions, job: UploadJob, source: FileSource): string {
+	const { itemIndex, options } = job;
+	const wantedName = sanitizeFileName(options.fileName?.trim() || source.fileName || '');
+	if (wantedName !== '') return wantedName;
+	const from = source.kind === 'url' ? 'the URL' : `binary field "${source.origin}"`;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The file from ${from} of item ${itemIndex} has no file name`,
+		{
+			description: 'Set a name in Options > "File Name", for example {{ $json.name }}.jpg.',
+			itemIndex,
+		},
+	);
+}
+
+/** The Taken At sent, and where it came from. */
+function takenAtOf(job: UploadJob, inspection: Inspection) {
+	if (inspection.takenAt !== undefined)
+		return { takenAt: inspection.takenAt, takenAtSource: 'exif' };
+	const { fallback, value } = job.takenAt;
+	if (fallback === 'now') return { takenAt: Date.now(), takenAtSource: 'now' };
+	if (fallback === 'value' && value !== undefined)
+		return { takenAt: value, takenAtSource: 'value' };
+	return { takenAt: undefined, takenAtSource: null };
+}
+
+/** Decides the file's name and type (or refuses it) and gathers what its output item says. */
+function describeFile(
 	ctx: IExecuteFunctions,
-	account: Account,
 	job: UploadJob,
 	source: FileSource,
-	signals: RateSignals,
-	dedupe: FileDedupe | undefined,
-): Promise<IDataObject> {
-	const { itemIndex, options } = job;
-	const itemError = (message: string, description: string) =>
-		new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
-	const wantedName = sanitizeFileName(options.fileName?.trim() || source.fileName || '');
-	if (wantedName === '') {
-		throw itemError(
-			`The file from ${source.kind === 'url' ? 'the URL' : `binary field "${source.origin}"`} of item ${itemIndex} has no file name`,
-			'Set a name in Options > "File Name", for example {{ $json.name }}.jpg.',
-		);
-	}
-	const inspection = await inspectFile(source, job.takenAt.exif, ctx.getTimezone());
-	try {
-		return await uploadInspected(ctx, account, job, signals, {
-			source,
-			inspection,
-			wantedName,
-			dedupe,
-		});
-	} finally {
-		inspection.held?.release(); // refused, skipped or failed before the PUT took it
-	}
-}
-
-async function uploadInspected(
-	ctx: IExecuteFunctions,
-	account: Account,
-	job: UploadJob,
-	signals: RateSignals,
-	file: { source: FileSource; inspection: Inspection; wantedName: string; dedupe?: FileDedupe },
-): Promise<IDataObject> {
-	const { itemIndex, options } = job;
-	const { source, inspection, wantedName, dedupe } = file;
+	wantedName: string,
+	inspection: Inspection,
+): DescribedFile {
+	const { options } = job;
 	const named = decideType(wantedName, source.mimeType, inspection.head, {
 		allowUnknown: options.allowUnknownType === true,
 		allowOther: options.allowOtherTypes === true,
@@ -118,15 +106,17 @@ async function uploadInspected(
 		// flagged (README, "What an album accepts")
 		unrecognised: source.kind === 'url' ? 'refuse' : 'warn',
 	});
-	if (!named.ok) throw typeRefusal(ctx, job, source, named);
-	const { takenAt, takenAtSource } = chooseTakenAt(job, inspection);
+	if (!named.ok) throw typeRefusal(ctx.getNode(), job.itemIndex, source, named);
+	const { takenAt, takenAtSource } = takenAtOf(job, inspection);
 	const warnings = [...named.warnings];
-	const binaryMismatch = source.kind === 'binary' && !named.fromContent;
-	const ownType = binaryMismatch
-		? mimeTypeMismatch(source.mimeType, named.contentType, named.fileName)
-		: undefined;
+	const ownType =
+		source.kind === 'binary' && !named.fromContent
+			? mimeTypeMismatch(source.mimeType, named.contentType, named.fileName)
+			: undefined;
 	if (ownType) warnings.push(ownType);
-	const described: FileFacts = {
+	const buffered = source.bufferedMode && bufferedWarning(source.bufferedMode, source.size);
+	if (buffered) warnings.push(buffered);
+	const facts: FileFacts = {
 		...job.facts,
 		fileName: named.fileName,
 		contentType: named.contentType,
@@ -139,39 +129,34 @@ async function uploadInspected(
 		binaryDataMode: source.bufferedMode,
 		warnings,
 	};
-	if (source.bufferedMode) {
-		const note = bufferedWarning(source.bufferedMode, source.size);
-		if (note) warnings.push(note);
-	}
+	const { fileName, contentType } = named;
+	return { fileName, contentType, size: source.size, takenAt, facts, warnings };
+}
 
-	if (dedupe) {
-		const turn = await dedupe.turn();
-		if (turn.skip) {
-			return fileOutput('skipped', { ...described, reason: turn.reason, dedupeKey: dedupe.key });
-		}
-	}
-
-	const result = await uploadFile(
-		ctx,
-		account.baseUrl,
-		account.apiKey,
-		{
-			linkId: job.linkId,
-			albumId: job.albumId,
-			fileName: named.fileName,
-			takenAt,
-			contentType: named.contentType,
-			size: source.size,
-			allowInternal: options.allowInternalAddresses === true,
-			openBody: bodyOpener(source, inspection),
-		},
-		retryPolicyFrom(options),
-		signals,
-	);
+/** Sends the file (getuploadurl, then the PUT, with retries) and words the outcome. */
+async function sendFile(
+	ctx: IExecuteFunctions,
+	run: { account: Account; job: UploadJob; signals: RateSignals; dedupe?: FileDedupe },
+	file: DescribedFile,
+	body: FileBody,
+): Promise<IDataObject> {
+	const { account, job, signals, dedupe } = run;
+	const spec = {
+		linkId: job.linkId,
+		albumId: job.albumId,
+		fileName: file.fileName,
+		takenAt: file.takenAt,
+		contentType: file.contentType,
+		size: file.size,
+		allowInternal: job.options.allowInternalAddresses === true,
+		body,
+	};
+	const policy = retryPolicyFrom(job.options);
+	const result = await uploadFile(ctx, account.baseUrl, account.apiKey, spec, policy, signals);
 	if (!result.value) {
 		throw failureToError(ctx.getNode(), result.failure!, {
 			...result,
-			itemIndex,
+			itemIndex: job.itemIndex,
 			secret: account.apiKey,
 			advice: uploadFailureAdvice,
 			waitLimit: WAIT_LIMIT,
@@ -180,14 +165,14 @@ async function uploadInspected(
 	const report = result.value;
 	dedupe?.settle(true); // recorded only now that the storage confirmed the file
 	// a retry of a transfer that was moving when it broke: said, with how far it had come
-	warnings.push(...report.brokenTransfers);
+	file.warnings.push(...report.brokenTransfers);
 	if (report.possibleDuplicate) {
-		warnings.push(
+		file.warnings.push(
 			'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.',
 		);
 	}
 	return fileOutput('uploaded', {
-		...described,
+		...file.facts,
 		statusCode: report.statusCode,
 		attempts: report.attempts,
 		uploadUrlRequests: report.uploadUrlRequests,
