@@ -79,6 +79,50 @@ export type TypeDecision =
 	| { ok: false; kind: 'unknown' | 'notMedia' | 'text' | 'unrecognised'; reason: string };
 
 /**
+ * Why an album should not get this file (a type neither photo nor video, octet-stream without
+ * "Allow Unknown Types", text or other content under a media name), or undefined. A media type
+ * whose bytes are no format the node knows is refused or only flagged, as `rules.unrecognised` says.
+ */
+function refusalOf(
+	fileName: string,
+	contentType: string,
+	head: Uint8Array,
+	rules: TypeRules,
+	warnings: string[],
+): Extract<TypeDecision, { ok: false }> | undefined {
+	const octet = contentType === OCTET_STREAM;
+	const sentAs = `"${fileName}" would be sent as ${contentType}`;
+	if ((octet && !rules.allowUnknown) || (!octet && !isPhotoOrVideo(contentType))) {
+		const drawing = /^(image|video)\//.test(contentType) && isTextualType(contentType);
+		const markup = drawing ? ', markup that can carry scripts,' : ',';
+		return {
+			ok: false,
+			kind: 'notMedia',
+			reason: `${sentAs}${markup} which is neither a photo nor a video`,
+		};
+	}
+	const text = sniffText(head);
+	if (text) {
+		return {
+			ok: false,
+			kind: 'text',
+			reason: `${sentAs}, but its content is ${text}, not a photo or video`,
+		};
+	}
+	const other = sniffNotMedia(head);
+	if (other) {
+		const reason = `${sentAs}, but its content is ${other}, not a photo or video`;
+		return { ok: false, kind: 'notMedia', reason };
+	}
+	if (CHECKABLE_TYPES.has(contentType) && !sniffMediaType(head)) {
+		const what = `${sentAs}, but its first bytes are no photo or video format the node knows`;
+		if (rules.unrecognised !== 'warn') return { ok: false, kind: 'unrecognised', reason: what };
+		warnings.push(`${what}; check the file.`);
+	}
+	return undefined;
+}
+
+/**
  * The name and Content-Type a file is sent with, from its name, its binary's MIME type and its first
  * bytes: a name without extension whose MIME type says nothing is named from its content (JPEG, HEIC,
  * MP4, ...). Refuses what an album should not get unless allowed: a type that is neither a photo nor
@@ -114,32 +158,8 @@ export function decideType(
 		);
 	}
 	if (!rules.allowOther) {
-		const octet = contentType === OCTET_STREAM;
-		const sentAs = `"${named.fileName}" would be sent as ${contentType}`;
-		if ((octet && !rules.allowUnknown) || (!octet && !isPhotoOrVideo(contentType))) {
-			const drawing = /^(image|video)\//.test(contentType) && isTextualType(contentType);
-			const markup = drawing ? ', markup that can carry scripts,' : ',';
-			return {
-				ok: false,
-				kind: 'notMedia',
-				reason: `${sentAs}${markup} which is neither a photo nor a video`,
-			};
-		}
-		const text = sniffText(head);
-		if (text) {
-			const reason = `${sentAs}, but its content is ${text}, not a photo or video`;
-			return { ok: false, kind: 'text', reason };
-		}
-		const other = sniffNotMedia(head);
-		if (other) {
-			const reason = `${sentAs}, but its content is ${other}, not a photo or video`;
-			return { ok: false, kind: 'notMedia', reason };
-		}
-		if (CHECKABLE_TYPES.has(contentType) && !sniffMediaType(head)) {
-			const what = `${sentAs}, but its first bytes are no photo or video format the node knows`;
-			if (rules.unrecognised !== 'warn') return { ok: false, kind: 'unrecognised', reason: what };
-			warnings.push(`${what}; check the file.`);
-		}
+		const refusal = refusalOf(named.fileName, contentType, head, rules, warnings);
+		if (refusal) return refusal;
 	}
 	const mismatch = contentMismatch(head, contentType, named.fileName);
 	if (mismatch) warnings.push(mismatch);

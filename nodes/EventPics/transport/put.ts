@@ -100,69 +100,81 @@ function causeOf(watch: TransferWatch, put: PutRequest, failure: Failure, bodySe
 	return `the connection broke (${failure.networkCode ?? 'no answer'})`;
 }
 
+/** What a PUT's body has done so far: bytes taken by the request, and whether all of them went. */
+interface SentState {
+	bytes: number;
+	whole: boolean;
+}
+
+/**
+ * The watch of one PUT: a stall timeout over a streamed body, whose bytes it counts as the request
+ * takes them; a deadline for a body held in memory (see sendPut).
+ */
+function watchPut(put: PutRequest): { watch: TransferWatch; sent: SentState } {
+	const { body } = put;
+	if (!isStream(body)) {
+		const deadlineMs = put.timeoutMs + (put.size / SLOWEST_LINK_BYTES_PER_SECOND) * 1000;
+		return {
+			watch: watchTransfer({ stallMs: Infinity, deadlineMs }),
+			sent: { bytes: put.size, whole: true },
+		};
+	}
+	const watch = watchTransfer({ stallMs: put.timeoutMs });
+	const sent: SentState = { bytes: 0, whole: false };
+	// counted as the request takes them; paused until n8n pipes it, so no byte goes elsewhere
+	const probe = rateProbe();
+	body.on('data', (chunk: Buffer) => {
+		sent.bytes += chunk.length;
+		watch.moved(chunk.length);
+		probe.add(sent.bytes);
+	});
+	body.once('end', () => {
+		sent.whole = true;
+		// the answer is due Timeout after the last bytes can have arrived
+		watch.expectQuiet(probe.onTheWayMs(sent.bytes));
+	});
+	body.pause();
+	return { watch, sent };
+}
+
+/** The PUT itself through n8n's request helper: no redirect followed, the answer as a stream. */
+async function request(ctx: EventPicsContext, put: PutRequest, signal: AbortSignal) {
+	return (await ctx.helpers.httpRequest.call(callerWith(ctx, signal), {
+		method: 'PUT',
+		url: put.url,
+		body: put.body as Buffer,
+		headers: { 'Content-Type': put.contentType, 'Content-Length': String(put.size) },
+		disableFollowRedirect: true,
+		json: false,
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		abortSignal: signal,
+	})) as IN8nHttpFullResponse;
+}
+
 /**
  * One PUT of a file, ended only by a stall: no byte of the file moving for Timeout, nor of the
  * answer, and no answer for Timeout after the last byte, however long a moving transfer takes. A body
  * held in memory cannot be watched (n8n writes it to the connection in one go): it gets Timeout plus
  * its size at SLOWEST_LINK_BYTES_PER_SECOND. n8n's own `timeout` is not used: it runs until the
- * answer's headers, so it would bound the whole body.
+ * answer's headers, so it would bound the whole body. The body is its owner's to close.
  */
 export async function sendPut(ctx: EventPicsContext, put: PutRequest): Promise<PutTry> {
-	const { body } = put;
-	const streamed = isStream(body);
-	const watch = watchTransfer(
-		streamed
-			? { stallMs: put.timeoutMs }
-			: {
-					stallMs: Infinity,
-					deadlineMs: put.timeoutMs + (put.size / SLOWEST_LINK_BYTES_PER_SECOND) * 1000,
-				},
-	);
-	let sentBytes = streamed ? 0 : put.size;
-	let bodySent = !streamed;
-	if (streamed) {
-		// counted as the request takes them; paused until n8n pipes it, so no byte goes elsewhere
-		const probe = rateProbe();
-		body.on('data', (chunk: Buffer) => {
-			sentBytes += chunk.length;
-			watch.moved(chunk.length);
-			probe.add(sentBytes);
-		});
-		body.once('end', () => {
-			bodySent = true;
-			// the answer is due Timeout after the last bytes can have arrived
-			watch.expectQuiet(probe.onTheWayMs(sentBytes));
-		});
-		body.pause();
-	}
+	const { watch, sent } = watchPut(put);
 	const signal = withCancel(ctx, watch.signal);
 	const ended = (failure: Failure): PutTry => ({
 		result: { ok: false, failure },
-		sentBytes,
-		bodySent,
-		cause: causeOf(watch, put, failure, bodySent),
+		sentBytes: sent.bytes,
+		bodySent: sent.whole,
+		cause: causeOf(watch, put, failure, sent.whole),
 	});
 	const stoppedOr = (error: unknown) =>
-		ended(
-			watch.stopped
-				? watchFailure(watch, put, { bytes: sentBytes, whole: bodySent })
-				: networkFailure('put', error),
-		);
+		ended(watch.stopped ? watchFailure(watch, put, { ...sent }) : networkFailure('put', error));
 	try {
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await ctx.helpers.httpRequest.call(callerWith(ctx, signal), {
-				method: 'PUT',
-				url: put.url,
-				body: body as Buffer,
-				headers: { 'Content-Type': put.contentType, 'Content-Length': String(put.size) },
-				disableFollowRedirect: true,
-				json: false,
-				encoding: 'stream',
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				abortSignal: signal,
-			})) as IN8nHttpFullResponse;
+			response = await request(ctx, put, signal);
 		} catch (error) {
 			return stoppedOr(error);
 		}
@@ -176,8 +188,8 @@ export async function sendPut(ctx: EventPicsContext, put: PutRequest): Promise<P
 		}
 		const headers = (response.headers ?? {}) as Record<string, unknown>;
 		const answer = { statusCode, headers, body: read.bytes.toString('utf8') };
-		return { result: { ok: true, value: answer }, sentBytes, bodySent };
+		return { result: { ok: true, value: answer }, sentBytes: sent.bytes, bodySent: sent.whole };
 	} finally {
-		watch.end(); // the body is its owner's to close (TryBodies.endTry)
+		watch.end();
 	}
 }

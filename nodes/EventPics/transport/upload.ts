@@ -3,12 +3,14 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { shownSize } from '../helpers/size';
 import { headerText } from './answer';
 import { requestUploadUrl } from './api';
+import type { RateSignals } from './pacing';
+import { NO_SIGNALS } from './pacing';
 import type { PutTry } from './put';
 import { isStream, sendPut } from './put';
 import { successOrFailure } from './request';
 import { refusedUploadAddress } from './uploadAddress';
 import type { RetryPolicy } from './retryPolicy';
-import type { EventPicsContext } from './types';
+import type { EventPicsContext, HttpAnswer } from './types';
 import type { AttemptOutcome, RetryResult } from './retryLoop';
 import { isTransient, withRetries } from './retryLoop';
 
@@ -50,27 +52,17 @@ export interface UploadReport {
 	brokenTransfers: string[];
 }
 
-/**
- * The run's shared pacing: a wait for the learned request rate before each getuploadurl call, and
- * feedback for it and the concurrency limiter: every 429 (with when its call was sent), every good
- * answer (with the time getuploadurl took; none for the PUT).
- */
-export interface RateSignals {
-	paced: () => Promise<void>;
-	throttled: (retryAfterMs: number | undefined, sentAt: number) => void;
-	succeeded: (signMs?: number) => void;
-}
-
-const NO_SIGNALS: RateSignals = {
-	paced: async () => undefined,
-	throttled: () => undefined,
-	succeeded: () => undefined,
-};
-
 /** An upload address is reused for a retry only while it is surely still valid (~300 s). */
 const UPLOAD_URL_REUSE_MS = 240_000;
 /** Fresh addresses asked for after a 403 before the PUT's refusal is taken as final. */
 const MAX_ADDRESS_REFRESHES = 2;
+
+/** Where a call goes and with which key. */
+interface Service {
+	ctx: EventPicsContext;
+	baseUrl: string;
+	apiKey: string;
+}
 
 /**
  * The two-step upload: ask `getuploadurl` just before each PUT, PUT the body streamed to the
@@ -85,82 +77,112 @@ export async function uploadFile(
 	policy: RetryPolicy,
 	signals: RateSignals = NO_SIGNALS,
 ): Promise<RetryResult<UploadReport> & { brokenTransfers: string[] }> {
-	let uploadUrl: string | undefined;
-	const brokenTransfers: string[] = [];
-	let issuedAt = 0;
-	let uploadUrlRequests = 0;
-	let refreshes = 0;
-	let possibleDuplicate = false;
+	const tries = new UploadTries({ ctx, baseUrl, apiKey }, spec, policy, signals);
+	const result = await withRetries(policy, async (attempt) => await tries.attempt(attempt));
+	return { ...result, brokenTransfers: tries.brokenTransfers };
+}
 
-	const attempt = async (attemptNumber: number): Promise<AttemptOutcome<UploadReport>> => {
-		if (uploadUrl === undefined || Date.now() - issuedAt > UPLOAD_URL_REUSE_MS) {
-			await signals.paced();
-			uploadUrlRequests++;
-			const askedAt = Date.now();
-			const signed = await requestUploadUrl(ctx, baseUrl, apiKey, spec, policy.timeoutMs);
-			if (!signed.ok) {
-				if (signed.failure.statusCode === 429)
-					signals.throttled(signed.failure.retryAfterMs, askedAt);
-				return { failure: signed.failure, retry: isTransient(signed.failure) };
-			}
-			signals.succeeded(Date.now() - askedAt);
-			const refused = refusedUploadAddress(signed.value, baseUrl, spec.allowInternal === true);
-			if (refused) return { failure: refused, retry: false };
-			uploadUrl = signed.value;
-			issuedAt = Date.now();
+/** The state of one file's tries: its current upload address and what the tries have seen. */
+class UploadTries {
+	readonly brokenTransfers: string[] = [];
+
+	private uploadUrl: string | undefined;
+
+	private issuedAt = 0;
+
+	private uploadUrlRequests = 0;
+
+	private refreshes = 0;
+
+	private possibleDuplicate = false;
+
+	constructor(
+		private readonly service: Service,
+		private readonly spec: UploadSpec,
+		private readonly policy: RetryPolicy,
+		private readonly signals: RateSignals,
+	) {}
+
+	/** One try: a fresh address when needed, then the PUT. */
+	async attempt(attemptNumber: number): Promise<AttemptOutcome<UploadReport>> {
+		if (this.uploadUrl === undefined || Date.now() - this.issuedAt > UPLOAD_URL_REUSE_MS) {
+			const refused = await this.askAddress();
+			if (refused) return refused;
 		}
+		return await this.put(attemptNumber, this.uploadUrl!);
+	}
 
+	/** Asks `getuploadurl` (paced by the run's rate) and checks the address; a failure, or nothing. */
+	private async askAddress(): Promise<AttemptOutcome<UploadReport> | undefined> {
+		const { ctx, baseUrl, apiKey } = this.service;
+		await this.signals.paced();
+		this.uploadUrlRequests++;
+		const askedAt = Date.now();
+		const signed = await requestUploadUrl(ctx, baseUrl, apiKey, this.spec, this.policy.timeoutMs);
+		if (!signed.ok) {
+			if (signed.failure.statusCode === 429)
+				this.signals.throttled(signed.failure.retryAfterMs, askedAt);
+			return { failure: signed.failure, retry: isTransient(signed.failure) };
+		}
+		this.signals.succeeded(Date.now() - askedAt);
+		const refused = refusedUploadAddress(signed.value, baseUrl, this.spec.allowInternal === true);
+		if (refused) return { failure: refused, retry: false };
+		this.uploadUrl = signed.value;
+		this.issuedAt = Date.now();
+		return undefined;
+	}
+
+	/** One PUT of the body its owner hands out for this try, closed by its owner when it ends. */
+	private async put(attemptNumber: number, url: string): Promise<AttemptOutcome<UploadReport>> {
+		const { spec } = this;
 		const body = await spec.body.forTry();
 		const putAt = Date.now();
 		let sending: PutTry;
 		try {
-			sending = await sendPut(ctx, {
-				url: uploadUrl,
-				body,
-				contentType: spec.contentType,
-				size: spec.size,
-				timeoutMs: policy.timeoutMs,
-			});
+			const put = { url, body, contentType: spec.contentType, size: spec.size };
+			sending = await sendPut(this.service.ctx, { ...put, timeoutMs: this.policy.timeoutMs });
 		} finally {
 			spec.body.endTry();
 		}
 		const { result: sent, sentBytes, bodySent, cause } = sending;
-
-		if (!sent.ok) {
-			// The whole file went out and no answer came back: the storage may have it already.
-			if (bodySent) possibleDuplicate = true;
-			// (a try that sent the whole file is reported as a possible duplicate instead)
-			if (isStream(body) && sentBytes > 0 && !bodySent) {
-				brokenTransfers.push(
-					`Try ${attemptNumber} of the upload was moving when it broke off: ${shownSize(sentBytes)} of ${shownSize(spec.size)} had been sent when ${cause}.`,
-				);
-			}
-			return { failure: sent.failure, retry: isTransient(sent.failure) };
+		if (sent.ok) return this.answered(attemptNumber, sent.value, putAt);
+		// The whole file went out and no answer came back: the storage may have it already.
+		if (bodySent) this.possibleDuplicate = true;
+		// (a try that sent the whole file is reported as a possible duplicate instead)
+		if (isStream(body) && sentBytes > 0 && !bodySent) {
+			this.brokenTransfers.push(
+				`Try ${attemptNumber} of the upload was moving when it broke off: ${shownSize(sentBytes)} of ${shownSize(spec.size)} had been sent when ${cause}.`,
+			);
 		}
-		const checked = successOrFailure('put', sent.value);
+		return { failure: sent.failure, retry: isTransient(sent.failure) };
+	}
+
+	/** What the storage's answer to the PUT means: done, or a failure and whether to try again. */
+	private answered(
+		attemptNumber: number,
+		answer: HttpAnswer,
+		putAt: number,
+	): AttemptOutcome<UploadReport> {
+		const checked = successOrFailure('put', answer);
 		if (checked.ok) {
-			signals.succeeded();
+			this.signals.succeeded();
 			return {
 				done: {
 					statusCode: checked.value.statusCode,
 					etag: headerText(checked.value.headers, 'etag'),
 					attempts: attemptNumber,
-					uploadUrlRequests,
-					possibleDuplicate,
-					brokenTransfers,
+					uploadUrlRequests: this.uploadUrlRequests,
+					possibleDuplicate: this.possibleDuplicate,
+					brokenTransfers: this.brokenTransfers,
 				},
 			};
 		}
 		const { failure } = checked;
-		if (failure.statusCode === 429) signals.throttled(failure.retryAfterMs, putAt);
-		if (failure.statusCode === 403) {
-			// Expired or refused signature: never replay it, ask for a fresh address at once.
-			uploadUrl = undefined;
-			refreshes++;
-			return { failure, retry: refreshes <= MAX_ADDRESS_REFRESHES, waitFirst: false };
-		}
-		return { failure, retry: isTransient(failure) };
-	};
-
-	return { ...(await withRetries(policy, attempt)), brokenTransfers };
+		if (failure.statusCode === 429) this.signals.throttled(failure.retryAfterMs, putAt);
+		if (failure.statusCode !== 403) return { failure, retry: isTransient(failure) };
+		// Expired or refused signature: never replay it, ask for a fresh address at once.
+		this.uploadUrl = undefined;
+		this.refreshes++;
+		return { failure, retry: this.refreshes <= MAX_ADDRESS_REFRESHES, waitFirst: false };
+	}
 }

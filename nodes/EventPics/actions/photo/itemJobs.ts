@@ -7,7 +7,10 @@ import { itemError } from '../items';
 import type { Account } from '../account';
 import { findEvent, readLocator } from '../account';
 import { shownUrl } from '../../transport/downloadRefusals';
+import type { RetryPolicy } from '../../transport/retryPolicy';
+import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { FileFacts } from './fileOutput';
+import { SOURCE_ADVICE } from './advice';
 import type { FileSource } from './fileSources';
 import { binaryFieldNames, binarySources, downloadLimits, urlSource } from './fileSources';
 import type { UploadOptions } from './uploadOptions';
@@ -29,6 +32,8 @@ export interface UploadJob {
 	albumTitle?: string;
 	takenAt: TakenAtPlan;
 	options: UploadOptions;
+	/** The item's Max Attempts, Max Total Wait and Timeout, built once for all its files. */
+	policy: RetryPolicy;
 	/** Several files of one item: the custom Duplicate Key is told apart by the field name. */
 	sharesItem: boolean;
 	/** What its output item says even when it fails: event, album and where the file comes from. */
@@ -64,6 +69,9 @@ function planTakenAt(ctx: IExecuteFunctions, itemIndex: number): TakenAtPlan {
 	return { exif, fallback: 'value', value: parsed.value };
 }
 
+/** What every job of an item shares: where its files go, Taken At, the item's options. */
+type JobBase = Omit<UploadJob, 'sharesItem' | 'facts' | 'source'>;
+
 /**
  * Reads an item's parameters and checks them (event, album, Taken At, binary fields) before any
  * upload starts. Throws a NodeOperationError naming the item and the field.
@@ -73,90 +81,89 @@ export async function itemJobs(
 	account: Account,
 	itemIndex: number,
 ): Promise<UploadJob[]> {
-	const chosenEvent = readLocator(ctx, 'event', itemIndex);
-	const chosenAlbum = readLocator(ctx, 'album', itemIndex);
-	const albumId = chosenAlbum.value;
-	const sourceKind = ctx.getNodeParameter('source', itemIndex, 'binary') as string;
 	const options = readUploadOptions(ctx, itemIndex);
-
-	const event = await findEvent(ctx, account, chosenEvent.value, itemIndex, chosenEvent.title);
-	const album = event.albums.find((candidate) => candidate.id === albumId);
-	if (albumId !== '' && !album) {
-		const title = albumTitleElsewhere(await account.events(itemIndex), albumId, chosenAlbum.title);
-		throw itemError(
-			ctx,
-			itemIndex,
-			albumNotInEvent(event, albumId, title),
-			event.albums.length === 0
-				? 'Leave the "Album" field empty (choose "No album" in the list): this event has no albums.'
-				: 'Pick the album again in the "Album" field (its list shows the albums of the chosen event), or leave it empty.',
-		);
-	}
-
-	const common = {
+	const { event, album } = await chosenPlace(ctx, account, itemIndex);
+	const base: JobBase = {
 		itemIndex,
 		linkId: event.linkId,
 		eventTitle: event.title,
-		albumId: albumId || undefined,
+		albumId: album?.id,
 		albumTitle: album?.title,
 		takenAt: planTakenAt(ctx, itemIndex),
 		options,
+		policy: retryPolicyFrom(options),
 	};
 	const eventFacts: FileFacts = {
 		linkId: event.linkId,
 		eventTitle: event.title,
-		albumId: albumId || null,
+		albumId: album?.id ?? null,
 		albumTitle: album?.title ?? null,
 	};
+	if (ctx.getNodeParameter('source', itemIndex, 'binary') === 'url')
+		return [urlJob(ctx, base, eventFacts)];
+	return await binaryJobs(ctx, base, eventFacts);
+}
 
-	if (sourceKind === 'url') {
-		const address = String(ctx.getNodeParameter('fileUrl', itemIndex, '')).trim();
-		if (address === '') {
-			throw itemError(
-				ctx,
-				itemIndex,
-				`Item ${itemIndex} has no File URL`,
-				'Set "File URL" to the http(s) address of the file.',
-			);
-		}
-		const limits = downloadLimits(ctx, itemIndex, options);
-		const source = async () => {
-			const lookup = await urlSource(ctx, itemIndex, address, limits);
-			if (!lookup.ok) throw itemError(ctx, itemIndex, lookup.message, lookup.description);
-			return lookup.sources[0];
-		};
-		return [
-			{
-				...common,
-				sharesItem: false,
-				facts: { ...eventFacts, url: shownAddress(address) },
-				source,
-			},
-		];
-	}
-
-	const all = ctx.getNodeParameter('allBinaryFields', itemIndex, false) as boolean;
-	const list = all ? '' : String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
-	const lookup = await binarySources(
+/** The event and album the item names, checked against the key's events. */
+async function chosenPlace(ctx: IExecuteFunctions, account: Account, itemIndex: number) {
+	const chosenEvent = readLocator(ctx, 'event', itemIndex);
+	const chosenAlbum = readLocator(ctx, 'album', itemIndex);
+	const albumId = chosenAlbum.value;
+	const event = await findEvent(ctx, account, chosenEvent.value, itemIndex, chosenEvent.title);
+	const album = event.albums.find((candidate) => candidate.id === albumId);
+	if (albumId === '' || album) return { event, album };
+	const title = albumTitleElsewhere(await account.events(itemIndex), albumId, chosenAlbum.title);
+	throw itemError(
 		ctx,
 		itemIndex,
-		binaryFieldNames(ctx, itemIndex, all, list),
-		all,
+		albumNotInEvent(event, albumId, title),
+		event.albums.length === 0
+			? 'Leave the "Album" field empty (choose "No album" in the list): this event has no albums.'
+			: 'Pick the album again in the "Album" field (its list shows the albums of the chosen event), or leave it empty.',
 	);
+}
+
+/** The one job of an item whose file comes from its File URL: downloaded when its turn comes. */
+function urlJob(ctx: IExecuteFunctions, base: JobBase, eventFacts: FileFacts): UploadJob {
+	const { itemIndex, options } = base;
+	const address = String(ctx.getNodeParameter('fileUrl', itemIndex, '')).trim();
+	if (address === '') {
+		throw itemError(ctx, itemIndex, `Item ${itemIndex} has no File URL`, SOURCE_ADVICE.fileUrl);
+	}
+	const limits = downloadLimits(ctx, itemIndex, options);
+	const source = async () => {
+		const lookup = await urlSource(ctx, itemIndex, address, limits);
+		if (!lookup.ok) throw itemError(ctx, itemIndex, lookup.message, lookup.description);
+		return lookup.sources[0];
+	};
+	const facts = { ...eventFacts, url: shownAddress(address) };
+	return { ...base, sharesItem: false, facts, source };
+}
+
+/** A job for each binary field the item names (each file checked to be there and not empty). */
+async function binaryJobs(
+	ctx: IExecuteFunctions,
+	base: JobBase,
+	eventFacts: FileFacts,
+): Promise<UploadJob[]> {
+	const { itemIndex } = base;
+	const all = ctx.getNodeParameter('allBinaryFields', itemIndex, false) as boolean;
+	const list = all ? '' : String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	const names = binaryFieldNames(ctx, itemIndex, all, list);
+	const lookup = await binarySources(ctx, itemIndex, names, all);
 	if (!lookup.ok) throw itemError(ctx, itemIndex, lookup.message, lookup.description);
-	for (const source of lookup.sources) {
-		if (source.size === 0) {
-			throw itemError(
-				ctx,
-				itemIndex,
-				`The file in binary field "${source.origin}" of item ${itemIndex} is empty (0 bytes)`,
-				'Check the node that produced the file: an empty file cannot be uploaded.',
-			);
-		}
+	const empty = lookup.sources.find((source) => source.size === 0);
+	if (empty) {
+		throw itemError(
+			ctx,
+			itemIndex,
+			`The file in binary field "${empty.origin}" of item ${itemIndex} is empty (0 bytes)`,
+			'Check the node that produced the file: an empty file cannot be uploaded.',
+		);
 	}
 	const sharesItem = lookup.sources.length > 1;
 	return lookup.sources.map((source) => ({
-		...common,
+		...base,
 		sharesItem,
 		facts: {
 			...eventFacts,

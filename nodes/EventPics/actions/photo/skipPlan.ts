@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { AdaptiveLimiter, runPool } from '../../transport/limiter';
 import { dedupeKey, fileKey } from './dedupe';
@@ -42,6 +42,8 @@ const reasonBefore =
 const reasonInRun = (itemIndex: number) =>
 	`Item ${itemIndex} of this run has the same file for this event and album, and it was uploaded (Skip Files Uploaded Before).`;
 
+type Prepared = { key: string; source: FileSource } | { error: unknown };
+
 /**
  * Computes the key of every file with the option on (a URL is downloaded once, its stored copy is
  * reused for the upload), asks the node's history about all of them at once, and decides per file.
@@ -55,7 +57,32 @@ export async function planSkips(
 ): Promise<SkipPlan | undefined> {
 	const skipping = jobs.filter((job) => job.options.skipDuplicates === true);
 	if (skipping.length === 0) return undefined;
-	const prepared = new Map<UploadJob, { key: string; source: FileSource } | { error: unknown }>();
+	const { prepared, failedItem } = await prepareKeys(skipping, continueOnFail);
+	const history = new RunHistory(ctx, timing);
+	const keyed = skipping.filter((job) => {
+		const file = prepared.get(job);
+		return file && 'key' in file && (failedItem === undefined || job.itemIndex <= failedItem);
+	});
+	const known = await history.check(keyed.map((job) => (prepared.get(job) as { key: string }).key));
+	const chains = new Map<string, Promise<number | undefined>>();
+	const files: SkipPlan['files'] = new Map();
+	for (const job of keyed) {
+		const { key, source } = prepared.get(job) as { key: string; source: FileSource };
+		const previous = chains.get(key) ?? Promise.resolve(known.has(key) ? BEFORE : undefined);
+		let pass!: (uploadedBy: number | undefined) => void;
+		chains.set(key, new Promise((resolve) => (pass = resolve)));
+		files.set(job, fileTurn(job, { key, source }, previous, pass, history));
+	}
+	for (const job of skipping) {
+		const file = prepared.get(job);
+		if (file && 'error' in file) files.set(job, file);
+	}
+	return { files, failedItem, finish: async () => await history.finish() };
+}
+
+/** Every file's key, KEYS_AT_ONCE at a time; without Continue On Fail a failing item stops the later ones. */
+async function prepareKeys(skipping: UploadJob[], continueOnFail: boolean) {
+	const prepared = new Map<UploadJob, Prepared>();
 	let failedItem: number | undefined;
 	let keptBytes = 0;
 	await runPool(skipping.length, new AdaptiveLimiter(KEYS_AT_ONCE), async (index) => {
@@ -72,48 +99,64 @@ export async function planSkips(
 			if (!continueOnFail) failedItem = Math.min(failedItem ?? job.itemIndex, job.itemIndex);
 		}
 	});
+	return { prepared, failedItem };
+}
 
-	const history = new RunHistory(ctx, timing);
-	const keyed = skipping.filter((job) => {
-		const file = prepared.get(job);
-		return file && 'key' in file && (failedItem === undefined || job.itemIndex <= failedItem);
-	});
-	const known = await history.check(keyed.map((job) => (prepared.get(job) as { key: string }).key));
+/**
+ * A file's turn among the files with its key: it waits for the one before it (`previous`: who
+ * uploaded it, if anyone) and tells the next one (`pass`) once its own upload is settled.
+ */
+function fileTurn(
+	job: UploadJob,
+	file: { key: string; source: FileSource },
+	previous: Promise<number | undefined>,
+	pass: (uploadedBy: number | undefined) => void,
+	history: RunHistory,
+): FileDedupe {
+	let settled = false;
+	const settle = (uploadedBy: Promise<number | undefined> | number | undefined) => {
+		if (settled) return;
+		settled = true;
+		void Promise.resolve(uploadedBy).then(pass);
+	};
+	return {
+		...file,
+		turn: async () => {
+			const uploadedBy = await previous;
+			if (uploadedBy === undefined) return { skip: false };
+			settle(uploadedBy);
+			return {
+				skip: true,
+				reason: uploadedBy === BEFORE ? reasonBefore : reasonInRun(uploadedBy),
+			};
+		},
+		settle: (uploaded) => {
+			if (uploaded) history.uploaded(file.key);
+			settle(uploaded ? job.itemIndex : previous);
+		},
+	};
+}
 
-	const chains = new Map<string, Promise<number | undefined>>();
-	const files: SkipPlan['files'] = new Map();
-	for (const job of keyed) {
-		const { key, source } = prepared.get(job) as { key: string; source: FileSource };
-		const previous = chains.get(key) ?? Promise.resolve(known.has(key) ? BEFORE : undefined);
-		let pass!: (uploadedBy: number | undefined) => void;
-		chains.set(key, new Promise((resolve) => (pass = resolve)));
-		let settled = false;
-		const settle = (uploadedBy: Promise<number | undefined> | number | undefined) => {
-			if (settled) return;
-			settled = true;
-			void Promise.resolve(uploadedBy).then(pass);
-		};
-		files.set(job, {
-			key,
-			source,
-			turn: async () => {
-				const uploadedBy = await previous;
-				if (uploadedBy === undefined) return { skip: false };
-				settle(uploadedBy);
-				return {
-					skip: true,
-					reason: uploadedBy === BEFORE ? reasonBefore : reasonInRun(uploadedBy),
-				};
-			},
-			settle: (uploaded) => {
-				if (uploaded) history.uploaded(key);
-				settle(uploaded ? job.itemIndex : previous);
-			},
-		});
+/** The end of Skip Files Uploaded Before: what the history could not record, and its warning. */
+export async function recordHistory(
+	ctx: IExecuteFunctions,
+	plan: SkipPlan,
+	outputs: INodeExecutionData[],
+) {
+	const end = await plan.finish();
+	const unrecorded = new Set(end.unrecorded);
+	if (end.warning) {
+		ctx.addExecutionHints({ message: end.warning, type: 'warning', location: 'outputPane' });
 	}
-	for (const job of skipping) {
-		const file = prepared.get(job);
-		if (file && 'error' in file) files.set(job, file);
+	for (const { json } of outputs) {
+		const key = json.outcome === 'uploaded' ? json.dedupeKey : undefined;
+		if (typeof key !== 'string') continue;
+		const notes: string[] = [];
+		if (unrecorded.has(key))
+			notes.push(
+				"The file was uploaded, but n8n's database did not take its key: the next run will upload it again.",
+			);
+		if (end.warning) notes.push(end.warning);
+		if (notes.length > 0) json.warnings = [...(json.warnings as string[]), ...notes];
 	}
-	return { files, failedItem, finish: async () => await history.finish() };
 }

@@ -1,27 +1,22 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
-import { AdaptiveLimiter, runPool } from '../../transport/limiter';
-import { RateGate } from '../../transport/rateGate';
-import type { RateSignals } from '../../transport/upload';
+import { runPool } from '../../transport/limiter';
+import type { Pacing } from '../../transport/pacing';
+import { runPacing } from '../../transport/pacing';
 import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { NodeError } from '../items';
 import { asNodeError } from '../items';
+import type { Account } from '../account';
 import { readAccount } from '../account';
 import { uploadFailureAdvice, WAIT_LIMIT } from './advice';
 import { failedOutput, outcomeHint } from './fileOutput';
 import type { UploadJob } from './itemJobs';
 import { itemJobs } from './itemJobs';
 import type { SkipPlan } from './skipPlan';
-import { planSkips } from './skipPlan';
+import { planSkips, recordHistory } from './skipPlan';
 import { uploadDescription } from './upload.description';
 import type { UploadOptions } from './uploadOptions';
-import {
-	AUTO_MAX_CONCURRENCY,
-	AUTOMATIC_CONCURRENCY,
-	readUploadOptions,
-	START_CONCURRENCY,
-} from './uploadOptions';
+import { concurrencyOf, readUploadOptions } from './uploadOptions';
 import { runUploadJob } from './uploadJob';
 
 export const description: INodeProperties[] = uploadDescription;
@@ -30,6 +25,24 @@ export const description: INodeProperties[] = uploadDescription;
 interface ItemOutcome {
 	outputs: INodeExecutionData[];
 	error?: NodeError;
+}
+
+/** How failures end up: Continue On Fail, and whether errors go to the error output. */
+interface FailMode {
+	continueOnFail: boolean;
+	errorOutput: boolean;
+}
+
+/** One run of the upload, as its steps share it. */
+interface UploadRun {
+	account: Account;
+	jobs: UploadJob[];
+	outcomes: ItemOutcome[];
+	/** Each job's place among its item's outputs (the order of its binary fields). */
+	slots: Map<UploadJob, number>;
+	plan: SkipPlan | undefined;
+	pacing: Pacing;
+	mode: FailMode;
 }
 
 /**
@@ -41,16 +54,18 @@ interface ItemOutcome {
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
-	const continueOnFail = this.continueOnFail();
-	const errorOutput = this.getNode().onError === 'continueErrorOutput';
+	const mode: FailMode = {
+		continueOnFail: this.continueOnFail(),
+		errorOutput: this.getNode().onError === 'continueErrorOutput',
+	};
 	let options: UploadOptions;
 	try {
 		// the node-wide options (Concurrent Uploads above all) are those of the first item
 		options = readUploadOptions(this, 0);
 	} catch (error) {
 		const nodeError = asNodeError(this, error, 0);
-		if (!continueOnFail) throw nodeError;
-		return items.map((_, itemIndex) => failedOutput(nodeError, itemIndex, errorOutput));
+		if (!mode.continueOnFail) throw nodeError;
+		return items.map((_, itemIndex) => failedOutput(nodeError, itemIndex, mode.errorOutput));
 	}
 	const policy = retryPolicyFrom(options);
 	const account = await readAccount(this, policy, {
@@ -58,109 +73,100 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		waitLimit: WAIT_LIMIT,
 	});
 	const outcomes: ItemOutcome[] = items.map(() => ({ outputs: [] }));
+	const jobs = await planJobs(this, account, outcomes, mode);
+	const run: UploadRun = {
+		account,
+		jobs,
+		outcomes,
+		slots: reserveSlots(jobs, outcomes),
+		// Skip Files Uploaded Before: every key computed and checked at once, before the uploads
+		plan: await planSkips(this, jobs, mode.continueOnFail),
+		pacing: runPacing(concurrencyOf(options), policy.maxTotalWaitMs),
+		mode,
+	};
+	await uploadAll(this, run);
+	if (run.plan) await recordHistory(this, run.plan, outputsOf(outcomes));
+	return collect(this, outcomes, mode);
+}
 
+/** Every item's jobs, checked before any upload; a failing item stops the rest without Continue On Fail. */
+async function planJobs(
+	ctx: IExecuteFunctions,
+	account: Account,
+	outcomes: ItemOutcome[],
+	mode: FailMode,
+): Promise<UploadJob[]> {
 	const jobs: UploadJob[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
 		try {
-			jobs.push(...(await itemJobs(this, account, itemIndex)));
+			jobs.push(...(await itemJobs(ctx, account, itemIndex)));
 		} catch (error) {
-			outcomes[itemIndex].error = asNodeError(this, error, itemIndex);
-			if (!continueOnFail) break;
+			outcomes[itemIndex].error = asNodeError(ctx, error, itemIndex);
+			if (!mode.continueOnFail) break;
 		}
 	}
+	return jobs;
+}
 
-	// Automatic (0 or no option): from a few up to many. A number: that many from the start.
-	const concurrency = options.concurrency ?? AUTOMATIC_CONCURRENCY;
-	const limiter =
-		concurrency === AUTOMATIC_CONCURRENCY
-			? new AdaptiveLimiter(AUTO_MAX_CONCURRENCY, { start: START_CONCURRENCY })
-			: new AdaptiveLimiter(concurrency);
+/** A place for every job's output, in its item's field order, whenever the upload ends. */
+function reserveSlots(jobs: UploadJob[], outcomes: ItemOutcome[]): Map<UploadJob, number> {
 	const slots = new Map<UploadJob, number>();
 	for (const job of jobs) {
 		const outputs = outcomes[job.itemIndex].outputs;
 		slots.set(job, outputs.length);
 		outputs.push({ json: {} });
 	}
-	// Skip Files Uploaded Before: every key computed and checked at once, before the uploads
-	const plan = await planSkips(this, jobs, continueOnFail);
-	let stopAt = plan?.failedItem ?? Number.POSITIVE_INFINITY;
-	// One request rate for the whole run, learned from the 429s (transport/rateGate.ts). The first
-	// 429 also pauses new starts and halves the limiter; after that the gate's rate answers them.
-	// A pause is a wait too: never longer than Max Total Wait.
-	const gate = new RateGate({ now: Date.now, sleep });
-	const signals: RateSignals = {
-		paced: async () => await gate.take(),
-		throttled: (retryAfterMs, sentAt) => {
-			const ms =
-				retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, policy.maxTotalWaitMs);
-			if (gate.rate() === undefined) limiter.throttled(ms);
-			gate.throttled(sentAt, ms);
-		},
-		succeeded: (signMs) => {
-			gate.succeeded(signMs !== undefined);
-			limiter.succeeded(signMs);
-		},
-	};
+	return slots;
+}
 
-	await runPool(jobs.length, limiter, async (index) => {
+/** Uploads every job under the run's pacing; each outcome goes into its item's slot. */
+async function uploadAll(ctx: IExecuteFunctions, run: UploadRun): Promise<void> {
+	const { jobs, outcomes, slots, plan, mode } = run;
+	let stopAt = plan?.failedItem ?? Number.POSITIVE_INFINITY;
+	await runPool(jobs.length, run.pacing.limiter, async (index) => {
 		const job = jobs[index];
 		const file = plan?.files.get(job);
+		const outcome = outcomes[job.itemIndex];
 		try {
 			if (job.itemIndex > stopAt) return;
 			if (file && 'error' in file) throw file.error;
-			const json = await runUploadJob(this, account, job, signals, file);
-			outcomes[job.itemIndex].outputs[slots.get(job)!] = {
-				json,
-				pairedItem: { item: job.itemIndex },
-			};
+			const json = await runUploadJob(ctx, run.account, job, run.pacing.signals, file);
+			outcome.outputs[slots.get(job)!] = { json, pairedItem: { item: job.itemIndex } };
 		} catch (error) {
-			const outcome = outcomes[job.itemIndex];
-			const nodeError = asNodeError(this, error, job.itemIndex);
+			const nodeError = asNodeError(ctx, error, job.itemIndex);
 			outcome.error ??= nodeError;
-			if (!continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
+			if (!mode.continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
 			else
 				outcome.outputs[slots.get(job)!] = failedOutput(
 					nodeError,
 					job.itemIndex,
-					errorOutput,
+					mode.errorOutput,
 					job.facts,
 				);
 		} finally {
 			if (file && 'settle' in file) file.settle(false); // no-op once the file was uploaded
 		}
 	});
-
-	if (plan) await recordHistory(this, plan, outcomes);
-
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const outcome = outcomes[itemIndex];
-		if (outcome.error && !continueOnFail) throw outcome.error;
-		if (outcome.error && outcome.outputs.length === 0)
-			output.push(failedOutput(outcome.error, itemIndex, errorOutput));
-		else output.push(...outcome.outputs);
-	}
-	const hint = outcomeHint(output);
-	if (hint) this.addExecutionHints(hint);
-	return output;
 }
 
-/** The end of Skip Files Uploaded Before: what the history could not record, and its warning. */
-async function recordHistory(ctx: IExecuteFunctions, plan: SkipPlan, outcomes: ItemOutcome[]) {
-	const end = await plan.finish();
-	const unrecorded = new Set(end.unrecorded);
-	if (end.warning) {
-		ctx.addExecutionHints({ message: end.warning, type: 'warning', location: 'outputPane' });
-	}
-	for (const { json } of outcomes.flatMap((outcome) => outcome.outputs)) {
-		const key = json.outcome === 'uploaded' ? json.dedupeKey : undefined;
-		if (typeof key !== 'string') continue;
-		const notes: string[] = [];
-		if (unrecorded.has(key))
-			notes.push(
-				"The file was uploaded, but n8n's database did not take its key: the next run will upload it again.",
-			);
-		if (end.warning) notes.push(end.warning);
-		if (notes.length > 0) json.warnings = [...(json.warnings as string[]), ...notes];
-	}
+function outputsOf(outcomes: ItemOutcome[]): INodeExecutionData[] {
+	return outcomes.flatMap((outcome) => outcome.outputs);
+}
+
+/** The node's output in item order; without Continue On Fail the first item's error is thrown. */
+function collect(
+	ctx: IExecuteFunctions,
+	outcomes: ItemOutcome[],
+	mode: FailMode,
+): INodeExecutionData[] {
+	const output: INodeExecutionData[] = [];
+	outcomes.forEach((outcome, itemIndex) => {
+		if (outcome.error && !mode.continueOnFail) throw outcome.error;
+		if (outcome.error && outcome.outputs.length === 0)
+			output.push(failedOutput(outcome.error, itemIndex, mode.errorOutput));
+		else output.push(...outcome.outputs);
+	});
+	const hint = outcomeHint(output);
+	if (hint) ctx.addExecutionHints(hint);
+	return output;
 }

@@ -5,8 +5,7 @@ import { bufferedWarning } from '../../helpers/binaryMode';
 import { sanitizeFileName } from '../../helpers/fileName';
 import { decideType } from '../../helpers/mediaType';
 import { mimeTypeMismatch } from '../../helpers/sniff';
-import { retryPolicyFrom } from '../../transport/retryPolicy';
-import type { RateSignals } from '../../transport/upload';
+import type { RateSignals } from '../../transport/pacing';
 import { uploadFile } from '../../transport/upload';
 import { failureToError } from '../../transport/errors';
 import type { Account } from '../account';
@@ -151,8 +150,7 @@ async function sendFile(
 		allowInternal: job.options.allowInternalAddresses === true,
 		body,
 	};
-	const policy = retryPolicyFrom(job.options);
-	const result = await uploadFile(ctx, account.baseUrl, account.apiKey, spec, policy, signals);
+	const result = await uploadFile(ctx, account.baseUrl, account.apiKey, spec, job.policy, signals);
 	if (!result.value) {
 		throw failureToError(ctx.getNode(), result.failure!, {
 			...result,

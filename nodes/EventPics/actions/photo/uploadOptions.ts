@@ -15,6 +15,14 @@ export const AUTO_MAX_CONCURRENCY = 64;
 export const AUTOMATIC_CONCURRENCY = 0;
 export const START_CONCURRENCY = 4;
 
+/** The uploads at once: automatic (0 or no option) from a few up to many, or that many from the start. */
+export function concurrencyOf(options: UploadOptions): { max: number; start?: number } {
+	const concurrency = options.concurrency ?? AUTOMATIC_CONCURRENCY;
+	return concurrency === AUTOMATIC_CONCURRENCY
+		? { max: AUTO_MAX_CONCURRENCY, start: START_CONCURRENCY }
+		: { max: concurrency };
+}
+
 /** The names of the type options, as the Options list shows them and messages name them. */
 export const ALLOW_ANY_TYPE = 'Allow Any File Type';
 export const ALLOW_UNKNOWN_TYPES = 'Allow Unknown Types';

@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { measureFunctions } = require('../../tools/size/functions') as {
+	measureFunctions: () => Array<{ lines: number; name: string; file: string; line: number }>;
+};
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+/** Longest product function, and longest product file, in lines (issue 23: code that reads straight down). */
+const MAX_FUNCTION_LINES = 60;
+const MAX_FILE_LINES = 200;
+
+function productFiles(dir: string): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) return productFiles(path);
+		return entry.name.endsWith('.ts') ? [path] : [];
+	});
+}
+
+describe('product code reads straight down', () => {
+	it(`has no function over ${MAX_FUNCTION_LINES} lines (node test/tools/size/functions.js lists them)`, () => {
+		const functions = measureFunctions();
+		expect(functions.length).toBeGreaterThan(200);
+		const long = functions
+			.filter((fn) => fn.lines > MAX_FUNCTION_LINES)
+			.map((fn) => `${fn.file}:${fn.line} ${fn.name} (${fn.lines} lines)`);
+		expect(long).toEqual([]);
+	});
+
+	it('the measure counts a function from its signature to its closing brace', () => {
+		const own = measureFunctions().find(
+			(fn) => fn.name === 'checkBaseUrl' && fn.file.endsWith('baseUrl.ts'),
+		);
+		const text = readFileSync(join(ROOT, own!.file), 'utf8').split('\n');
+		expect(text[own!.line - 1]).toMatch(/^export function checkBaseUrl\(/);
+		expect(text[own!.line - 1 + own!.lines - 1]).toBe('}');
+	});
+
+	it(`has no file over ${MAX_FILE_LINES} lines`, () => {
+		const files = [...productFiles(join(ROOT, 'nodes')), ...productFiles(join(ROOT, 'credentials'))];
+		const long = files
+			.map((file) => ({ file: relative(ROOT, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+			.filter((entry) => entry.lines > MAX_FILE_LINES);
+		expect(long).toEqual([]);
+	});
+});
