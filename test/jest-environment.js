@@ -9,6 +9,10 @@
  * environment waits for that, so no file's leftovers run into the next file or keep a jest worker from
  * exiting ("A worker process has failed to exit gracefully"), and fails the file, naming what is left,
  * when something is still there after LEFTOVER_LIMIT_MS: a leak, not a pause.
+ *
+ * And a quiet suite: a file whose tests write to the console fails (naming the first line). Figures a
+ * test measures go through test/tools/figures.js, which keeps them in a file and prints them only when
+ * asked (EVENTPICS_FIGURES=1).
  */
 
 const { TestEnvironment } = require('jest-environment-node');
@@ -48,6 +52,22 @@ class EventPicsEnvironment extends TestEnvironment {
 		this.before = activeResources();
 	}
 
+	async setup() {
+		await super.setup();
+		/** @type {string[]} */
+		const written = (this.consoleLines = []);
+		const testConsole = /** @type {Record<string, (...args: unknown[]) => void>} */ (
+			/** @type {unknown} */ (this.global.console)
+		);
+		for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace']) {
+			const original = testConsole[method].bind(testConsole);
+			testConsole[method] = (/** @type {unknown[]} */ ...args) => {
+				written.push(`console.${method}: ${args.map(String).join(' ').slice(0, 300)}`);
+				original(...args);
+			};
+		}
+	}
+
 	async teardown() {
 		await super.teardown();
 		const deadline = Date.now() + LEFTOVER_LIMIT_MS;
@@ -60,6 +80,11 @@ class EventPicsEnvironment extends TestEnvironment {
 		if (left.length > 0)
 			throw new Error(
 				`${this.testPath} left ${left.join(', ')} running ${LEFTOVER_LIMIT_MS / 1000} s after its tests ended: close what it opened`,
+			);
+		const written = this.consoleLines ?? [];
+		if (written.length > 0)
+			throw new Error(
+				`${this.testPath} wrote to the console ${written.length} time(s), first: ${written[0]}\nTests stay quiet: assert instead, or report figures with test/tools/figures.js`,
 			);
 	}
 }

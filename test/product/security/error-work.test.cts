@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { reportFigures } from '../../tools/figures';
 
 import { cases } from './timed/answerCases.cts';
 import type { CaseOutcome } from './timed/run.cts';
@@ -28,7 +29,11 @@ describe('security: the work of an error answer is bounded, whatever its size', 
 		outcomes = await runCases(join(__dirname, 'timed', 'answerCases.cts'), Object.keys(cases), {
 			deadlineMs: DEADLINE_MS,
 		});
-		console.log([...outcomes.values()].map((o) => JSON.stringify(o)).join('\n'));
+		reportFigures(
+			'error-work',
+			'Error answers: the work of each (ms, bytes)',
+			[...outcomes.values()].map((o) => JSON.stringify(o)),
+		);
 	}, 300_000);
 
 	const outcome = (name: string) => {

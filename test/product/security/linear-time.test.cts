@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { reportFigures } from '../../tools/figures';
 
 import type { CaseOutcome } from './timed/run.cts';
 import { runCases } from './timed/run.cts';
@@ -28,8 +29,10 @@ describe('security: every text function runs in linear time on a megabyte of hos
 		const rows = [...outcomes.values()].map((o) =>
 			o.done ? `${String(o.ms).padStart(8)} ms  ${o.name}` : `  FAILED     ${o.name}: ${o.error}`,
 		);
-		console.log(
-			`Text functions on 1 MiB of hostile input (fastest of 3 calls):\n${rows.join('\n')}`,
+		reportFigures(
+			'linear-time-text',
+			'Text functions on 1 MiB of hostile input (fastest of 3 calls):',
+			rows,
 		);
 	}, 600_000);
 
@@ -84,7 +87,7 @@ describe('security: a megabyte of text through the real engine blocks n8n for a 
 				? `${String(o.ms).padStart(6)} ms run, ${String(o.maxBlockMs).padStart(4)} ms longest block  ${o.name}`
 				: `  FAILED  ${o.name}: ${o.error}`,
 		);
-		console.log(`A megabyte through the real engine:\n${rows.join('\n')}`);
+		reportFigures('linear-time-engine', 'A megabyte through the real engine:', rows);
 	}, 900_000);
 
 	it.each(Object.keys(engineCases))(
