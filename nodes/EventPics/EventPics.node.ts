@@ -6,13 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { nodeProperties } from './actions/resources';
+import { nodeProperties, subtitle } from './actions/resources';
 import { router } from './actions/router';
 import { eventPicsApiTest, searchAlbums, searchEvents } from './methods';
-
-/** The canvas subtitle: the action in words ("Upload photo"), "Custom API call" for n8n's own entry. */
-const SUBTITLE =
-	'={{ ({ "photo:upload": "Upload photo", "event:get": "Get event", "event:getAll": "Get many events", "album:getAll": "Get many albums" })[$parameter["resource"] + ":" + $parameter["operation"]] || "Custom API call" }}';
 
 export class EventPics implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,7 +17,7 @@ export class EventPics implements INodeType {
 		icon: { light: 'file:eventpics.svg', dark: 'file:eventpics.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: SUBTITLE,
+		subtitle,
 		description: 'Upload photos and videos into EventPics event albums, and list events and albums',
 		defaults: { name: 'EventPics' },
 		usableAsTool: true,

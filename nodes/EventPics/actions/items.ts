@@ -25,7 +25,7 @@ export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: n
  * The output entry of a failed item under Continue On Fail. As n8n does, the error itself travels
  * with the item (so "Continue (using error output)" routes it) and the JSON holds its message.
  */
-export function errorItem(error: NodeError, itemIndex: number): INodeExecutionData {
+function errorItem(error: NodeError, itemIndex: number): INodeExecutionData {
 	return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
 }
 
@@ -43,7 +43,9 @@ export async function forEachItem(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const results = await work(itemIndex);
-			for (const result of results) output.push({ ...result, pairedItem: { item: itemIndex } });
+			output.push(
+				...ctx.helpers.constructExecutionMetaData(results, { itemData: { item: itemIndex } }),
+			);
 		} catch (error) {
 			const nodeError = asNodeError(ctx, error, itemIndex);
 			if (!ctx.continueOnFail()) throw nodeError;

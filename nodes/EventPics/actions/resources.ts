@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import * as album from './album/Album.resource';
 import * as event from './event/Event.resource';
@@ -29,6 +34,27 @@ const resourceField: INodeProperties = {
 	],
 	default: 'photo',
 };
+
+/** The resources in the order the subtitle expression lists them (the built description stays byte for byte). */
+const SUBTITLE_ORDER = ['photo', 'event', 'album'];
+
+/** An operation in the canvas subtitle: its dropdown name with its resource ("Get many events"). */
+function subtitleText(resource: string, operation: INodePropertyOptions): string {
+	const name = operation.name.toLowerCase();
+	const many = operation.value === 'getAll';
+	return `${name[0].toUpperCase()}${name.slice(1)} ${resource}${many ? 's' : ''}`;
+}
+
+/**
+ * The canvas subtitle, derived from the Operation dropdowns: the action in words ("Upload photo"),
+ * "Custom API call" for n8n's own entry.
+ */
+export const subtitle = `={{ ({ ${SUBTITLE_ORDER.flatMap((resource) =>
+	((resources[resource].operationField.options ?? []) as INodePropertyOptions[]).map(
+		(operation) =>
+			`"${resource}:${String(operation.value)}": "${subtitleText(resource, operation)}"`,
+	),
+).join(', ')} })[$parameter["resource"] + ":" + $parameter["operation"]] || "Custom API call" }}`;
 
 /** The node's parameters: Resource, each resource's Operation, then each operation's fields. */
 export const nodeProperties: INodeProperties[] = [

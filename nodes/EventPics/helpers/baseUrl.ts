@@ -5,9 +5,9 @@ export const DEFAULT_BASE_URL = 'https://api.eventpics.net';
 const LOOPBACK_HOST = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])$/i;
 
 /** Longest Base URL taken (the API's own is 25 characters). */
-export const MAX_BASE_URL_LENGTH = 2048;
+const MAX_BASE_URL_LENGTH = 2048;
 
-export type BaseUrlCheck = { ok: true; url: string } | { ok: false; reason: string };
+type BaseUrlCheck = { ok: true; url: string } | { ok: false; reason: string };
 
 /** The address as it may be shown: whatever stands before an "@" of the authority (user:password) hidden. */
 function shownBaseUrl(text: string): string {

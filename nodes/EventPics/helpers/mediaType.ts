@@ -52,7 +52,7 @@ export function isGenericMediaType(mimeType: string | undefined): boolean {
 const MAX_MEDIA_TYPE_LENGTH = 1000;
 
 /** The binary's MIME type, or undefined when it is too long to be one (it then says nothing). */
-export function readableMediaType(mimeType: string | undefined): string | undefined {
+function readableMediaType(mimeType: string | undefined): string | undefined {
 	return mimeType !== undefined && mimeType.length <= MAX_MEDIA_TYPE_LENGTH ? mimeType : undefined;
 }
 
@@ -62,7 +62,7 @@ function isPhotoOrVideo(contentType: string): boolean {
 	return media && !isTextualType(contentType);
 }
 
-export interface TypeRules {
+interface TypeRules {
 	/** Option "Allow Unknown Types": send what cannot be told as octet-stream. */
 	allowUnknown: boolean;
 	/** Option "Allow Any File Type". */

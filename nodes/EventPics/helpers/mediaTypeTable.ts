@@ -6,10 +6,6 @@ import data from './mediaTypes.generated.json';
  * answer (written by `npx gulp generate`); the two functions below ask the same questions the same
  * way. test/product/build/mediaTypes.test.cts proves the answers equal mime-types' own.
  */
-export const MIME_TYPES_VERSION: string = data.mimeTypes;
-
-export const MIME_DB_VERSION: string = data.mimeDb;
-
 function frozenTable(rows: string[][]): Readonly<Record<string, string>> {
 	// No prototype: a name such as "constructor" or "toString" is never found by accident.
 	const table: Record<string, string> = Object.create(null);

@@ -1,5 +1,5 @@
 /** The allowed values of one numeric option, as the user sees it. */
-export interface NumberRule {
+interface NumberRule {
 	/** The option's name in the editor, e.g. "Concurrent Uploads". */
 	label: string;
 	min: number;
@@ -7,7 +7,7 @@ export interface NumberRule {
 	integer: boolean;
 }
 
-export type NumberCheck = { ok: true; value: number } | { ok: false; reason: string };
+type NumberCheck = { ok: true; value: number } | { ok: false; reason: string };
 
 export const NUMBER_RULES = {
 	concurrency: { label: 'Concurrent Uploads', min: 0, max: 64, integer: true },

@@ -6,7 +6,7 @@ import { shown } from './text';
  * media types that fit those bytes (several for ISO-BMFF brands, where names differ) and the
  * extension to name such a file with, or undefined when the bytes are not one of these formats.
  */
-export interface Sniffed {
+interface Sniffed {
 	label: string;
 	types: string[];
 	/** The extension a file of this format is named with (mime-types gives its Content-Type). */

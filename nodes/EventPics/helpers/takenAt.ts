@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { shown } from './text';
 import { wallClockToEpochMs } from './timeZone';
 
-export type TakenAtResult = { ok: true; value: number | undefined } | { ok: false; reason: string };
+type TakenAtResult = { ok: true; value: number | undefined } | { ok: false; reason: string };
 
 /** Numbers below this are epoch seconds (it is 5138 AD in seconds, 1973 in milliseconds). */
 const SECONDS_LIMIT = 1e11;

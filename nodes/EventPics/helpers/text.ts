@@ -11,7 +11,7 @@ export function capText(text: string, max: number): string {
 }
 
 /** Longest piece of outside text (a name, an address, a type) quoted in a message. */
-export const MAX_SHOWN = 300;
+const MAX_SHOWN = 300;
 
 /** Outside text as a message quotes it: at most MAX_SHOWN characters. */
 export function shown(text: string): string {

@@ -1,10 +1,12 @@
+import { jsonParse } from 'n8n-workflow';
+
 /** An answer body as n8n hands it out with `encoding: 'stream'` (a Node.js readable stream). */
 export interface AnswerStream extends AsyncIterable<Buffer | string> {
 	destroy: (error?: Error) => void;
 	destroyed?: boolean;
 }
 
-export type AnswerRead =
+type AnswerRead =
 	| { ok: true; bytes: Buffer }
 	| { ok: false; reason: 'tooLarge' | 'deadline' | 'broken'; error?: unknown };
 
@@ -79,9 +81,5 @@ export function parseBody(bytes: Buffer, statusCode = 200): unknown {
 		return bytes.toString('utf8', 0, MAX_ERROR_JSON_BYTES);
 	const text = bytes.toString('utf8');
 	if (text.trim() === '') return '';
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return text;
-	}
+	return jsonParse<unknown>(text, { fallbackValue: text });
 }

@@ -9,7 +9,7 @@ import type { EventPicsContext, Result } from './types';
 import type { AttemptOutcome, RetryResult } from './retryLoop';
 import { isTransient, withRetries } from './retryLoop';
 
-export interface UploadUrlRequest {
+interface UploadUrlRequest {
 	linkId: string;
 	fileName: string;
 	albumId?: string;

@@ -5,7 +5,7 @@ import { shownSize } from '../helpers/size';
 import type { UploadBody } from './upload';
 
 /** How a file of n8n's binary store is read. */
-export interface StoredReader {
+interface StoredReader {
 	/** n8n's binary data mode that holds the file, when it cannot stream it (`database`). */
 	bufferedMode?: string;
 	/** Opens the file anew: for a look at its start, its content hash and each try of the PUT. */
@@ -25,7 +25,7 @@ export interface ResolvedBinary extends StoredFile {
 	propertyName: string;
 }
 
-export type StoredOpen =
+type StoredOpen =
 	{ ok: true; reader: StoredReader } | { ok: false; tooLarge: string; advice: string };
 
 const DATABASE_LIMIT_ADVICE = `n8n keeps binary data in its database (binary data mode "database", the default in queue mode) and cannot read a file over ${shownSize(DATABASE_READ_LIMIT_BYTES)} back from Postgres: the attempt fails inside the database driver and leaves the execution hanging, so the file was not read. For files this large set N8N_DEFAULT_BINARY_DATA_MODE to "filesystem" on a folder that main and workers share (N8N_BINARY_DATA_STORAGE_PATH), or "s3" where licensed.`;
@@ -61,7 +61,7 @@ export function openStored(
 }
 
 /** Why an item's binary field cannot be read: no such field, a stored file gone, or too large for the database. */
-export type BinaryProblem =
+type BinaryProblem =
 	| { problem: 'noField'; present: string[] }
 	| { problem: 'notStored'; id: string }
 	| { problem: 'tooLarge'; size: string; advice: string };

@@ -2,20 +2,8 @@ import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-w
 
 import { fileNameFromDisposition } from '../helpers/disposition';
 import { sanitizeFileName } from '../helpers/fileName';
-import { shownSize } from '../helpers/size';
-import { shown } from '../helpers/text';
 import type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
-import {
-	badRedirect,
-	badStatus,
-	brokeOff,
-	checkAddress,
-	cutShort,
-	failedRequest,
-	shownUrl,
-	stopped,
-	tooLarge,
-} from './downloadRefusals';
+import { brokeOff, checkAddress, failedRequest, shownUrl, stopped } from './downloadRefusals';
 import { watchDownload } from './downloadWatch';
 import { headerText, REDIRECT_STATUSES } from './answer';
 import { callerWith, withCancel } from './signals';
@@ -29,7 +17,7 @@ export type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
 const MAX_REDIRECTS = 10;
 
 /** A file downloaded once into n8n's binary store. */
-export interface StoredDownload {
+interface StoredDownload {
 	/** The address the file came from, after redirects (whole: for its file name, not to be shown). */
 	finalUrl: string;
 	binary: IBinaryData;
@@ -39,8 +27,7 @@ export interface StoredDownload {
 	fileName?: string;
 }
 
-export type DownloadResult =
-	{ ok: true; value: StoredDownload } | { ok: false; refusal: DownloadRefusal };
+type DownloadResult = { ok: true; value: StoredDownload } | { ok: false; refusal: DownloadRefusal };
 
 function cleanName(raw: string | undefined): string | undefined {
 	return raw === undefined ? undefined : sanitizeFileName(raw) || undefined;
@@ -90,15 +77,19 @@ async function store(
 		stream.destroy();
 		return {
 			ok: false,
-			refusal: tooLarge(url, limits.maxBytes, `announces ${shownSize(length)} (Content-Length)`),
+			refusal: { kind: 'tooLarge', url, maxBytes: limits.maxBytes, announced: length },
 		};
 	}
 	const contentType = headerText(headers, 'content-type')?.split(';')[0].trim() || undefined;
 	// cleaned before n8n keeps it with the stored file (a server may send a megabyte of it)
 	const fileName = cleanName(fileNameFromDisposition(headerText(headers, 'content-disposition')));
 	const watch = watchDownload(stream, limits.maxBytes, transfer);
-	const overLimit = () =>
-		tooLarge(url, limits.maxBytes, `sent more; stopped after ${shownSize(watch.received)}`);
+	const overLimit = (): DownloadRefusal => ({
+		kind: 'tooLarge',
+		url,
+		maxBytes: limits.maxBytes,
+		received: watch.received,
+	});
 	let binary: IBinaryData;
 	try {
 		binary = await ctx.helpers.prepareBinaryData(stream, fileName, contentType);
@@ -116,7 +107,7 @@ async function store(
 		? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.from(binary.data, 'base64').length;
 	if (length !== undefined && size !== length)
-		return { ok: false, refusal: cutShort(url, size, length) };
+		return { ok: false, refusal: { kind: 'cutShort', url, size, length } };
 	return { ok: true, value: { finalUrl: address.href, binary, size, contentType, fileName } };
 }
 
@@ -169,13 +160,14 @@ async function followAndStore(
 			if (response.statusCode >= 200 && response.statusCode <= 299)
 				return await store(ctx, url, response, limits, transfer);
 			(response.body as BinaryStream).destroy();
-			return { ok: false, refusal: badStatus(shownUrl(url), response.statusCode) };
+			const statusCode = response.statusCode;
+			return { ok: false, refusal: { kind: 'badStatus', url: shownUrl(url), statusCode } };
 		}
 		(response.body as BinaryStream).destroy();
 		if (redirects >= MAX_REDIRECTS) {
 			return {
 				ok: false,
-				refusal: badRedirect(shownUrl(address), `redirects more than ${MAX_REDIRECTS} times`),
+				refusal: { kind: 'tooManyRedirects', url: shownUrl(address), max: MAX_REDIRECTS },
 			};
 		}
 		try {
@@ -183,10 +175,7 @@ async function followAndStore(
 		} catch {
 			return {
 				ok: false,
-				refusal: badRedirect(
-					shownUrl(address),
-					`redirects to something that is not an address (${shown(location)})`,
-				),
+				refusal: { kind: 'badLocation', url: shownUrl(address), location },
 			};
 		}
 	}

@@ -1,26 +1,33 @@
 import { internalHostReason } from '../helpers/address';
-import { shownSize } from '../helpers/size';
-import { capText, shown } from '../helpers/text';
+import { capText } from '../helpers/text';
 import { n8nSsrfBlock, networkFailure } from './failures';
 import type { TransferWatch } from './transferWatch';
-import { shownDuration } from './transferWatch';
 
 export interface DownloadLimits {
 	/** Allow loopback, private, link-local and other internal addresses (local set-ups only). */
 	allowInternal: boolean;
 	maxBytes: number;
-	/** No byte for this long ends the download (Options > Timeout). */
+	/** No byte for this long ends the download. */
 	timeoutMs: number;
 }
 
-/** Why a download did not happen: `reason` completes "Item N ...", `description` says what to do. */
-export interface DownloadRefusal {
-	reason: string;
-	description: string;
-}
-
-const STOPPED = 'The server of the File URL stopped sending the file';
-const AGAIN = 'Run the workflow again; if it persists, check that server.';
+/**
+ * Why a download did not happen, as data: the Upload operation words it for the user
+ * (actions/photo/downloadWords.ts), with its options' names. `url` is the address as shown.
+ */
+export type DownloadRefusal =
+	| { kind: 'notHttp'; url: string; redirects: number }
+	| { kind: 'internal'; host: string; internal: string; redirects: number }
+	| { kind: 'ssrf'; url: string; blocked: string }
+	| { kind: 'noAnswer'; url: string; networkCode: string }
+	| { kind: 'badStatus'; url: string; statusCode: number }
+	| { kind: 'tooManyRedirects'; url: string; max: number }
+	| { kind: 'badLocation'; url: string; location: string }
+	| { kind: 'tooLarge'; url: string; maxBytes: number; announced?: number; received?: number }
+	| { kind: 'brokeOff'; url: string; networkCode: string; received: number }
+	| { kind: 'cutShort'; url: string; size: number; length: number }
+	| { kind: 'tooSlow'; url: string; bytes: number; elapsedMs: number; timeoutMs: number }
+	| { kind: 'stalled'; url: string; bytes: number; timeoutMs: number };
 
 /** Longest address shown in errors and output (a pre-signed address is rarely over 1500). */
 const MAX_SHOWN_URL = 2000;
@@ -40,74 +47,23 @@ export function checkAddress(
 	limits: DownloadLimits,
 	redirects: number,
 ): DownloadRefusal | undefined {
-	const hop = redirects === 0 ? '' : `(after ${redirects} redirect${redirects > 1 ? 's' : ''}) `;
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		return {
-			reason: `has a File URL ${hop}that is not http(s): "${shownUrl(url)}"`,
-			description: 'Set "File URL" to the http(s) address of the file.',
-		};
-	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:')
+		return { kind: 'notHttp', url: shownUrl(url), redirects };
 	const internal = limits.allowInternal ? undefined : internalHostReason(url.hostname);
 	if (!internal) return undefined;
-	return {
-		reason: `has a File URL ${hop}that points into an internal network: "${shown(url.host)}" is ${internal}`,
-		description:
-			'The URL source refuses internal addresses, so that a workflow or an AI agent cannot fetch files from this machine or its network. Use a public address, or turn on Options > "Allow Internal Addresses" (only for local set-ups you trust).',
-	};
+	return { kind: 'internal', host: url.host, internal, redirects };
 }
 
 /** A GET that got no answer: refused by n8n's SSRF protection, or a network error. */
 export function failedRequest(url: string, error: unknown): DownloadRefusal {
 	const blocked = n8nSsrfBlock(error);
-	if (blocked) {
-		return {
-			reason: `has a File URL that n8n's SSRF protection blocked: "${url}"`,
-			description: `${blocked} (n8n's SSRF protection, N8N_SSRF_PROTECTION_ENABLED, is on.)`,
-		};
-	}
-	const { networkCode } = networkFailure('download', error);
-	// the code stays out of the message: n8n swaps a message naming ECONNREFUSED & co. for a generic one
-	return {
-		reason: `could not download "${url}": its server did not answer`,
-		description: `No answer came back (${networkCode}). Check that the File URL is right and that its server is reachable from the machine n8n runs on.`,
-	};
-}
-
-export function badStatus(url: string, statusCode: number): DownloadRefusal {
-	return {
-		reason: `could not download "${url}": its server answered ${statusCode}`,
-		description:
-			'Check that the File URL is right and that the file is reachable without logging in.',
-	};
-}
-
-export function badRedirect(address: string, what: string): DownloadRefusal {
-	return {
-		reason: `has a File URL that ${what}: "${address}"`,
-		description: 'Use the final address of the file.',
-	};
-}
-
-export function tooLarge(url: string, maxBytes: number, sent: string): DownloadRefusal {
-	return {
-		reason: `has a File URL whose file is larger than Max File Size (${shownSize(maxBytes)}): "${url}" ${sent}`,
-		description: 'Raise Options > "Max File Size (MB)" if this file is meant to be uploaded.',
-	};
+	if (blocked) return { kind: 'ssrf', url, blocked };
+	return { kind: 'noAnswer', url, networkCode: networkFailure('download', error).networkCode! };
 }
 
 export function brokeOff(url: string, error: unknown, received: number): DownloadRefusal {
 	const { networkCode } = networkFailure('download', error);
-	return {
-		reason: `could not download "${url}": the download broke off after ${shownSize(received)}`,
-		description: `${STOPPED} (${networkCode}). ${AGAIN}`,
-	};
-}
-
-export function cutShort(url: string, size: number, length: number): DownloadRefusal {
-	return {
-		reason: `could not download "${url}": the download ended after ${shownSize(size)} of ${shownSize(length)}`,
-		description: `${STOPPED}. ${AGAIN}`,
-	};
+	return { kind: 'brokeOff', url, networkCode: networkCode!, received };
 }
 
 /** A download its watch ended: no byte for Timeout, or slower than the slowest link on average. */
@@ -116,17 +72,10 @@ export function stopped(
 	watch: TransferWatch,
 	limits: DownloadLimits,
 ): DownloadRefusal {
-	const timeout = `${shownDuration(limits.timeoutMs)} (Timeout)`;
+	const { bytes } = watch;
 	if (watch.stopped === 'tooSlow') {
-		return {
-			reason: `could not download "${url}": its server sent ${shownSize(watch.bytes)} in ${shownDuration(Date.now() - watch.startedAt)}, less than 256 kbit/s, the least the node waits for`,
-			description: `The server of the File URL sends too slowly (a file may take at most ${timeout} plus its size at 256 kbit/s). ${AGAIN}`,
-		};
+		const elapsedMs = Date.now() - watch.startedAt;
+		return { kind: 'tooSlow', url, bytes, elapsedMs, timeoutMs: limits.timeoutMs };
 	}
-	const when =
-		watch.bytes === 0 ? 'its server sent nothing' : `no data came after ${shownSize(watch.bytes)}`;
-	return {
-		reason: `could not download "${url}": ${when} for ${timeout}`,
-		description: `${watch.bytes === 0 ? 'The server of the File URL did not answer' : STOPPED}. ${AGAIN} On a slow network raise Options > "Timeout (Seconds)".`,
-	};
+	return { kind: 'stalled', url, bytes, timeoutMs: limits.timeoutMs };
 }

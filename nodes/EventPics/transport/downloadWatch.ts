@@ -2,14 +2,14 @@ import { shownSize } from '../helpers/size';
 import type { TransferWatch } from './transferWatch';
 
 /** The stream parts the watch needs: a Node.js Readable (the body of a download). */
-export interface WatchedStream {
+interface WatchedStream {
 	readonly readableLength: number;
 	readonly destroyed: boolean;
 	push(chunk: unknown, encoding?: BufferEncoding): boolean;
 	destroy(error?: Error): unknown;
 }
 
-export interface DownloadWatch {
+interface DownloadWatch {
 	/** Bytes received so far (buffered or passed on), whoever reads the stream. */
 	readonly received: number;
 	/** The size limit stopped the stream. */

@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 /** An answer counts as slow when it takes longer than twice the fastest one seen, plus this. */
 const SLOW_MARGIN_MS = 50;
 
-export interface LimiterOptions {
+interface LimiterOptions {
 	/** Uploads at once at the start; it grows to `max` while the answers stay good. Default `max`. */
 	start?: number;
 	now?: () => number;

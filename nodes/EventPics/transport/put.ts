@@ -10,7 +10,7 @@ import { shownDuration, SLOWEST_LINK_BYTES_PER_SECOND, watchTransfer } from './t
 import type { EventPicsContext, Failure, HttpAnswer, Result } from './types';
 import type { BinaryStream, UploadBody } from './upload';
 
-export interface PutRequest {
+interface PutRequest {
 	url: string;
 	body: UploadBody;
 	contentType: string;

@@ -1,5 +1,5 @@
 /** The clock the gate runs on: Date.now and n8n-workflow's sleep in the node, a hand-moved one in tests. */
-export interface GateClock {
+interface GateClock {
 	now: () => number;
 	sleep: (ms: number) => Promise<void>;
 }

@@ -1,3 +1,5 @@
+import { jsonParse } from 'n8n-workflow';
+
 import { capText } from '../helpers/text';
 import { secretForms } from './secretForms';
 
@@ -81,11 +83,7 @@ function occurrences(text: string, forms: string[]): number {
  * much is written, so a 250,000-key object costs no more than a small one. `complete` is false when
  * it stopped early. Deeper than `depth` levels, values are written as "[nested too deep]".
  */
-export function boundedJson(
-	value: unknown,
-	max: number,
-	depth = 8,
-): { text: string; complete: boolean } {
+function boundedJson(value: unknown, max: number, depth = 8): { text: string; complete: boolean } {
 	const parts: string[] = [];
 	let length = 0;
 	const write = (part: string) => {
@@ -125,12 +123,8 @@ export function redactDetails(
 	const json = boundedJson(value ?? null, maxJson);
 	if (json.complete && json.text.length <= maxJson) {
 		const text = secret ? redactWith(json.text, secretForms(secret)) : json.text;
-		try {
-			return JSON.parse(text) as unknown;
-		} catch {
-			// a form of the key that spanned JSON syntax: keep the redacted text
-			return text;
-		}
+		// a form of the key that spanned JSON syntax: keep the redacted text
+		return jsonParse<unknown>(text, { fallbackValue: text });
 	}
 	return redactCapped(json.text, maxJson, secret);
 }

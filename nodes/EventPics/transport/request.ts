@@ -20,7 +20,7 @@ const MAX_ANSWER_BYTES: Record<'geteventsandalbums' | 'getuploadurl', number> = 
 	getuploadurl: 64 * 1024,
 };
 
-export interface ApiCall {
+interface ApiCall {
 	step: 'geteventsandalbums' | 'getuploadurl';
 	options: IHttpRequestOptions;
 	timeoutMs: number;

@@ -1,7 +1,7 @@
 import type { EventPicsContext } from './types';
 
 /** The execution's cancel signal (the user stopping the workflow), when the context has one. */
-export function cancelSignal(ctx: EventPicsContext): AbortSignal | undefined {
+function cancelSignal(ctx: EventPicsContext): AbortSignal | undefined {
 	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 }
 

@@ -8,9 +8,9 @@ import { sleep } from 'n8n-workflow';
 export const SLOWEST_LINK_BYTES_PER_SECOND = 32 * 1024;
 
 /** Why a watch ended a transfer. */
-export type WatchStop = 'stalled' | 'tooSlow' | 'deadline';
+type WatchStop = 'stalled' | 'tooSlow' | 'deadline';
 
-export interface WatchLimits {
+interface WatchLimits {
 	/** No byte moved for this long ends the transfer (before the first byte too). */
 	stallMs: number;
 	/**

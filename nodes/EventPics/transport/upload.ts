@@ -17,7 +17,7 @@ import { isTransient, withRetries } from './retryLoop';
 export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 export type UploadBody = Buffer | BinaryStream;
 
-export interface UploadSpec {
+interface UploadSpec {
 	linkId: string;
 	albumId?: string;
 	fileName: string;
@@ -39,7 +39,7 @@ export interface TryBodies {
 	endTry: () => void;
 }
 
-export interface UploadReport {
+interface UploadReport {
 	statusCode: number;
 	etag?: string;
 	/** Tries of the sign-and-PUT sequence, the successful one included. */

@@ -9,7 +9,7 @@ import type { Watched } from './watched';
  * whatever the link IDs), and what was watched (settings, Base URL, credential) as one more hash.
  * Written only after a successful answer: a failed poll changes nothing.
  */
-export interface Memory {
+interface Memory {
 	watch: string;
 	/** KEY_CHARS characters per remembered item, in EventPics' list order. */
 	seen: string;

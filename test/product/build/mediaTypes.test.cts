@@ -8,13 +8,18 @@ import mime from 'mime-types';
 import {
 	EXTENSION_TO_MEDIA_TYPE,
 	MEDIA_TYPE_TO_EXTENSION,
-	MIME_DB_VERSION,
-	MIME_TYPES_VERSION,
 	extensionForMediaType,
 	lookupMediaType,
 } from '../../../nodes/EventPics/helpers/mediaTypeTable';
 
 const HELPERS = path.join(__dirname, '..', '..', '..', 'nodes', 'EventPics', 'helpers');
+/** The versions the committed table was generated from (the JSON's own record; the product reads no version). */
+const GENERATED = JSON.parse(fs.readFileSync(path.join(HELPERS, 'mediaTypes.generated.json'), 'utf8')) as {
+	mimeTypes: string;
+	mimeDb: string;
+};
+const MIME_TYPES_VERSION = GENERATED.mimeTypes;
+const MIME_DB_VERSION = GENERATED.mimeDb;
 const REGENERATE = 'run `npx gulp generate` after changing mime-types, and commit the result';
 
 /** No problems, or a failure that says how to fix them. */

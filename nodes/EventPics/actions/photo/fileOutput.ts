@@ -4,7 +4,7 @@ import { isoInZone } from '../../helpers/timeZone';
 import type { NodeError } from '../items';
 
 /** What became of one file: the first field of its output item. */
-export type Outcome = 'uploaded' | 'skipped' | 'failed';
+type Outcome = 'uploaded' | 'skipped' | 'failed';
 
 /**
  * The fields of every output item of Photo > Upload, in this order. Every item has all of them
@@ -41,7 +41,7 @@ const FIELDS = [
 	'error',
 ] as const;
 
-export type FileField = (typeof FIELDS)[number];
+type FileField = (typeof FIELDS)[number];
 
 /** What is known of a file, by output field; absent fields become null. */
 export type FileFacts = Partial<Record<Exclude<FileField, 'outcome'>, IDataObject[string]>>;

@@ -8,6 +8,7 @@ import { shownUrl } from '../../transport/downloadRefusals';
 import { DEFAULT_RETRY_POLICY } from '../../transport/retryPolicy';
 import type { SourceFix } from './advice';
 import { SOURCE_ADVICE } from './advice';
+import { refusalWords } from './downloadWords';
 import { checkedOption, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
 
 /** One file to upload: from a binary field of the item or from a URL. */
@@ -18,7 +19,7 @@ export interface FileSource extends StoredFile {
 }
 
 /** The files of an item, or why there are none: the error's message and what to do. */
-export type SourceLookup =
+type SourceLookup =
 	{ ok: true; sources: FileSource[] } | { ok: false; message: string; description: string };
 
 const refused = (itemIndex: number, reason: string, fix: SourceFix | { description: string }) => ({
@@ -138,7 +139,7 @@ export async function urlSource(
 	}
 	const downloaded = await downloadToStore(ctx, url, limits);
 	if (!downloaded.ok) {
-		const { reason, description } = downloaded.refusal;
+		const { reason, description } = refusalWords(downloaded.refusal);
 		return refused(itemIndex, reason, { description });
 	}
 	const { binary, finalUrl, size, contentType, fileName } = downloaded.value;

@@ -17,7 +17,7 @@ import type { UploadOptions } from './uploadOptions';
 import { readUploadOptions } from './uploadOptions';
 
 /** Where a file's Taken At comes from: its EXIF (when asked) and else the fallback. */
-export interface TakenAtPlan {
+interface TakenAtPlan {
 	exif: boolean;
 	fallback: 'none' | 'now' | 'value';
 	value?: number;

@@ -13,7 +13,7 @@ import { itemError } from '../items';
  */
 export const AUTO_MAX_CONCURRENCY = 64;
 export const AUTOMATIC_CONCURRENCY = 0;
-export const START_CONCURRENCY = 4;
+const START_CONCURRENCY = 4;
 
 /** The uploads at once: automatic (0 or no option) from a few up to many, or that many from the start. */
 export function concurrencyOf(options: UploadOptions): { max: number; start?: number } {
