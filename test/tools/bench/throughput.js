@@ -137,7 +137,7 @@ async function runThroughput(options) {
 		const measured = [];
 		const {
 			AUTO_MAX_CONCURRENCY,
-		} = require('../../../dist/nodes/EventPics/actions/photo/uploadOptions.js');
+		} = require('../../../dist/nodes/EventPics/actions/photo/upload/uploadOptions.js');
 		for (const concurrency of options.concurrencies) {
 			const effective = concurrency === 'default' ? Number(AUTO_MAX_CONCURRENCY) : concurrency;
 			const label = concurrency === 'default' ? `auto 4-${effective} (default)` : String(effective);

@@ -7,7 +7,7 @@ import {
 	ALLOW_UNKNOWN_TYPES,
 	AUTOMATIC_CONCURRENCY,
 	DEFAULT_MAX_FILE_SIZE_MB,
-} from './uploadOptions';
+} from './upload/uploadOptions';
 
 /** A numeric option: its label and range from NUMBER_RULES, the same rule the run-time check uses. */
 function numberOption(

@@ -8,16 +8,16 @@ import type { NodeError } from '../items';
 import { asNodeError } from '../items';
 import type { Account } from '../account';
 import { readAccount } from '../account';
-import { uploadFailureAdvice, WAIT_LIMIT } from './advice';
-import { failedOutput, outcomeHint } from './fileOutput';
-import type { UploadJob } from './itemJobs';
-import { itemJobs } from './itemJobs';
-import type { SkipPlan } from './skipPlan';
-import { planSkips, recordHistory } from './skipPlan';
+import { uploadFailureAdvice, WAIT_LIMIT } from './upload/advice';
+import { failedOutput, outcomeHint } from './upload/fileOutput';
+import type { UploadJob } from './upload/itemJobs';
+import { itemJobs } from './upload/itemJobs';
+import type { SkipPlan } from './upload/skipPlan';
+import { planSkips, recordHistory } from './upload/skipPlan';
 import { uploadDescription } from './upload.description';
-import type { UploadOptions } from './uploadOptions';
-import { concurrencyOf, readUploadOptions } from './uploadOptions';
-import { runUploadJob } from './uploadJob';
+import type { UploadOptions } from './upload/uploadOptions';
+import { concurrencyOf, readUploadOptions } from './upload/uploadOptions';
+import { runUploadJob } from './upload/uploadJob';
 
 export const description: INodeProperties[] = uploadDescription;
 

@@ -1,14 +1,14 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { sanitizeFileName } from '../../helpers/fileName';
-import { albumNotInEvent, albumTitleElsewhere } from '../../helpers/naming';
-import { parseTakenAt } from '../../helpers/takenAt';
-import { itemError } from '../items';
-import type { Account } from '../account';
-import { findEvent, readLocator } from '../account';
-import { shownUrl } from '../../transport/downloadRefusals';
-import type { RetryPolicy } from '../../transport/retryPolicy';
-import { retryPolicyFrom } from '../../transport/retryPolicy';
+import { sanitizeFileName } from '../../../helpers/fileName';
+import { albumNotInEvent, albumTitleElsewhere } from '../../../helpers/naming';
+import { parseTakenAt } from '../../../helpers/takenAt';
+import { itemError } from '../../items';
+import type { Account } from '../../account';
+import { findEvent, readLocator } from '../../account';
+import { shownUrl } from '../../../transport/downloadRefusals';
+import type { RetryPolicy } from '../../../transport/retryPolicy';
+import { retryPolicyFrom } from '../../../transport/retryPolicy';
 import type { FileFacts } from './fileOutput';
 import { SOURCE_ADVICE } from './advice';
 import type { FileSource } from './fileSources';

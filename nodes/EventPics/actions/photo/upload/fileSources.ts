@@ -1,11 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { BinaryLookup, ResolvedBinary, StoredFile } from '../../transport/binaryStore';
-import { openStored, resolveBinary } from '../../transport/binaryStore';
-import type { DownloadLimits } from '../../transport/download';
-import { downloadToStore } from '../../transport/download';
-import { shownUrl } from '../../transport/downloadRefusals';
-import { DEFAULT_RETRY_POLICY } from '../../transport/retryPolicy';
+import type { BinaryLookup, ResolvedBinary, StoredFile } from '../../../transport/binaryStore';
+import { openStored, resolveBinary } from '../../../transport/binaryStore';
+import type { DownloadLimits } from '../../../transport/download';
+import { downloadToStore } from '../../../transport/download';
+import { shownUrl } from '../../../transport/downloadRefusals';
+import { DEFAULT_RETRY_POLICY } from '../../../transport/retryPolicy';
 import type { SourceFix } from './advice';
 import { SOURCE_ADVICE } from './advice';
 import { refusalWords } from './downloadWords';

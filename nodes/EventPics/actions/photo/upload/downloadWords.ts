@@ -1,7 +1,7 @@
-import { shownSize } from '../../helpers/size';
-import { shown } from '../../helpers/text';
-import type { DownloadRefusal } from '../../transport/download';
-import { shownDuration } from '../../transport/transferWatch';
+import { shownSize } from '../../../helpers/size';
+import { shown } from '../../../helpers/text';
+import type { DownloadRefusal } from '../../../transport/download';
+import { shownDuration } from '../../../transport/transferWatch';
 
 /** A refused download in the Upload operation's words: `reason` completes "Item N ...", `description` says what to do. */
 export interface RefusalWords {

@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { bufferedWarning } from '../../helpers/binaryMode';
-import { sanitizeFileName } from '../../helpers/fileName';
-import { decideType } from '../../helpers/mediaType';
-import { mimeTypeMismatch } from '../../helpers/sniff';
-import type { RateSignals } from '../../transport/pacing';
-import { uploadFile } from '../../transport/upload';
-import { failureToError } from '../../transport/errors';
-import type { Account } from '../account';
+import { bufferedWarning } from '../../../helpers/binaryMode';
+import { sanitizeFileName } from '../../../helpers/fileName';
+import { decideType } from '../../../helpers/mediaType';
+import { mimeTypeMismatch } from '../../../helpers/sniff';
+import type { RateSignals } from '../../../transport/pacing';
+import { uploadFile } from '../../../transport/upload';
+import { failureToError } from '../../../transport/errors';
+import type { Account } from '../../account';
 import type { FileFacts } from './fileOutput';
 import { fileOutput, takenAtFacts } from './fileOutput';
 import type { FileSource } from './fileSources';

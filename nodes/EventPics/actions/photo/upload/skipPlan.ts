@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { AdaptiveLimiter, runPool } from '../../transport/limiter';
+import { AdaptiveLimiter, runPool } from '../../../transport/limiter';
 import { dedupeKey, fileKey } from './dedupe';
 import type { FileSource } from './fileSources';
 import type { HistoryEnd, HistoryTiming } from './history';

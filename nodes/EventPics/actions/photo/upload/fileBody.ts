@@ -1,7 +1,7 @@
-import type { ExifCaptureTime } from '../../helpers/exif';
-import { bufferSource, readCaptureTime, streamSource, toEpochMs } from '../../helpers/exif';
-import { SNIFF_BYTES } from '../../helpers/sniff';
-import type { BinaryStream, TryBodies, UploadBody } from '../../transport/upload';
+import type { ExifCaptureTime } from '../../../helpers/exif';
+import { bufferSource, readCaptureTime, streamSource, toEpochMs } from '../../../helpers/exif';
+import { SNIFF_BYTES } from '../../../helpers/sniff';
+import type { BinaryStream, TryBodies, UploadBody } from '../../../transport/upload';
 import type { FileSource } from './fileSources';
 
 /** What the look at a file's start found. */

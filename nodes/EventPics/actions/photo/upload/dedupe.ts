@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { UploadBody } from '../../transport/upload';
+import type { UploadBody } from '../../../transport/upload';
 import type { FileSource } from './fileSources';
 import type { UploadJob } from './itemJobs';
 

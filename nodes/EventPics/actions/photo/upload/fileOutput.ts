@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 
-import { isoInZone } from '../../helpers/timeZone';
-import type { NodeError } from '../items';
+import { isoInZone } from '../../../helpers/timeZone';
+import type { NodeError } from '../../items';
 
 /** What became of one file: the first field of its output item. */
 type Outcome = 'uploaded' | 'skipped' | 'failed';

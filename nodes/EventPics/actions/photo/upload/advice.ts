@@ -1,8 +1,8 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { TypeDecision } from '../../helpers/mediaType';
-import type { Failure } from '../../transport/types';
+import type { TypeDecision } from '../../../helpers/mediaType';
+import type { Failure } from '../../../transport/types';
 import { ALLOW_ANY_TYPE, ALLOW_UNKNOWN_TYPES } from './uploadOptions';
 
 /**

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { checkNumber, NUMBER_RULES, rangeText } from '../../helpers/numberOption';
-import type { OptionText } from '../../helpers/optionText';
-import { duplicateKeyText, fileNameText } from '../../helpers/optionText';
-import { itemError } from '../items';
+import { checkNumber, NUMBER_RULES, rangeText } from '../../../helpers/numberOption';
+import type { OptionText } from '../../../helpers/optionText';
+import { duplicateKeyText, fileNameText } from '../../../helpers/optionText';
+import { itemError } from '../../items';
 
 /**
  * Concurrency: "Concurrent Uploads" 0 (the value the option shows when added) or the option left
