@@ -84,3 +84,13 @@ export async function findEvent(
 		itemIndex,
 	});
 }
+
+/** The event the item's "Event" field names, checked against the key's events. */
+export async function chosenEvent(
+	ctx: IExecuteFunctions,
+	account: Account,
+	itemIndex: number,
+): Promise<EventSummary> {
+	const chosen = readLocator(ctx, 'event', itemIndex);
+	return await findEvent(ctx, account, chosen.value, itemIndex, chosen.title);
+}

@@ -1,4 +1,5 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { albumLocator, eventLocator } from './descriptions';
 
@@ -59,3 +60,19 @@ export const albumFields = pickedOrGiven(
 	'albumId',
 	'The id of an album of that event, or empty for none',
 );
+
+/**
+ * An operation's fields, shown for its resource and operation only: first the text an AI agent reads
+ * when the node is its tool, then the fields.
+ */
+export function operationFields(
+	resource: string,
+	operation: string,
+	toolText: string,
+	fields: INodeProperties[],
+): INodeProperties[] {
+	return updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, [
+		toolDescription(toolText),
+		...fields,
+	]);
+}

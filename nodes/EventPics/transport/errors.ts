@@ -19,10 +19,12 @@ export interface FailureContext {
 	/** Tries of the upload that broke off while the file was moving, one sentence each. */
 	brokenTransfers?: string[];
 	/**
-	 * The caller's words for what to do, given the general advice: the operation names its own
-	 * options (transport knows none), the trigger says it asks again at its next poll.
+	 * The caller's words for some kinds of failure: the operation names its own options (transport
+	 * knows none), the trigger says it asks again at its next poll.
 	 */
-	advice?: (failure: Failure, general: string) => string;
+	advice?: AdviceWords;
+	/** Said after the advice, whatever the failure. */
+	afterAdvice?: string;
 	/** The caller's name for the limit on all waits of a request, as its user sets it. */
 	waitLimit?: string;
 }
@@ -48,46 +50,71 @@ function refusedWaitText(context: FailureContext): string {
 	return ` EventPics asked to wait ${seconds(refused.askedMs)} before the next try (Retry-After), more than the ${seconds(refused.leftMs)} left of ${limit}, so the node stopped at once instead of waiting.`;
 }
 
-/** What to do, in general words: no option of any operation is named here (the caller's `advice` does). */
-function adviceFor(failure: Failure): string {
-	const status = failure.statusCode;
-	if (failure.redirectTo !== undefined) {
-		return `Check the Base URL in the EventPics credential: it must be the address of the EventPics API itself (${DEFAULT_BASE_URL}), not an address that forwards elsewhere.`;
-	}
-	if (failure.refusedAddress) {
-		return "An upload address must use https:// (plain http:// only with a local http:// Base URL) and point outside this machine and its network, unless the Base URL is itself a local address. Check the Base URL in the EventPics credential: the EventPics API answers with its storage's https:// address.";
-	}
-	if (failure.networkCode === 'SSRF_BLOCKED') {
-		return "n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) blocked the connection. If this address is meant to be reached (a local set-up), allow it in N8N_SSRF_ALLOWED_IP_RANGES or N8N_SSRF_ALLOWED_HOSTNAMES.";
-	}
-	if (failure.tooLarge) {
-		return 'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.';
-	}
-	if (failure.networkCode === 'STALLED' || failure.networkCode === 'TOO_SLOW') {
-		return 'The connection to the storage stopped moving data. Run the workflow again.';
-	}
-	if (failure.networkCode === 'DEADLINE_EXCEEDED') {
-		return 'EventPics answered too slowly. Run the workflow again later, or check the Base URL.';
-	}
-	if (status === 401) {
-		return 'Check the API key in the EventPics credential: copy it again from the EventPics app (open the event, then the API key management).';
-	}
-	if (status === 400) {
-		return 'EventPics refused the request as sent. Check the event, album, file name and Taken At of this item.';
-	}
-	if (status === 429) {
-		return 'EventPics is limiting the request rate of this key. Run the workflow again later.';
-	}
-	if (status !== undefined && status >= 500) {
-		return 'EventPics had a server problem. Run the workflow again later; if it persists, contact EventPics support.';
-	}
-	if (failure.step === 'put' && status === 403) {
-		return "The storage refused the pre-signed upload address even after fresh ones were asked for. The Content-Type sent must be the one the address was signed for; check the file name's extension.";
-	}
-	if (failure.networkCode) {
-		return 'No answer came back. Check the network and the Base URL in the credential, then run the workflow again.';
-	}
-	return 'Run the workflow again; if it persists, contact EventPics support with the details above.';
+/** The kinds of failure a user is advised on, in the order a failure is matched to them. */
+export type FailureKind =
+	| 'redirect'
+	| 'refusedAddress'
+	| 'ssrf'
+	| 'tooLarge'
+	| 'stalled'
+	| 'deadline'
+	| 'unauthorized'
+	| 'badRequest'
+	| 'rateLimited'
+	| 'serverError'
+	| 'putRefused'
+	| 'noAnswer'
+	| 'other';
+
+/** A caller's own words for some kinds of failure (its options, its way of trying again). */
+export type AdviceWords = Partial<Record<FailureKind, string>>;
+
+/** The kind of a failure, for its advice. */
+export function failureKind(failure: Failure): FailureKind {
+	const { statusCode: status, networkCode: code } = failure;
+	if (failure.redirectTo !== undefined) return 'redirect';
+	if (failure.refusedAddress) return 'refusedAddress';
+	if (code === 'SSRF_BLOCKED') return 'ssrf';
+	if (failure.tooLarge) return 'tooLarge';
+	if (code === 'STALLED' || code === 'TOO_SLOW') return 'stalled';
+	if (code === 'DEADLINE_EXCEEDED') return 'deadline';
+	if (status === 401) return 'unauthorized';
+	if (status === 400) return 'badRequest';
+	if (status === 429) return 'rateLimited';
+	if (status !== undefined && status >= 500) return 'serverError';
+	if (failure.step === 'put' && status === 403) return 'putRefused';
+	return code ? 'noAnswer' : 'other';
+}
+
+/** What to do, in general words: no option of any operation is named here (the caller's words do). */
+const GENERAL_ADVICE: Record<FailureKind, string> = {
+	redirect: `Check the Base URL in the EventPics credential: it must be the address of the EventPics API itself (${DEFAULT_BASE_URL}), not an address that forwards elsewhere.`,
+	refusedAddress:
+		"An upload address must use https:// (plain http:// only with a local http:// Base URL) and point outside this machine and its network, unless the Base URL is itself a local address. Check the Base URL in the EventPics credential: the EventPics API answers with its storage's https:// address.",
+	ssrf: "n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) blocked the connection. If this address is meant to be reached (a local set-up), allow it in N8N_SSRF_ALLOWED_IP_RANGES or N8N_SSRF_ALLOWED_HOSTNAMES.",
+	tooLarge:
+		'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.',
+	stalled: 'The connection to the storage stopped moving data. Run the workflow again.',
+	deadline: 'EventPics answered too slowly. Run the workflow again later, or check the Base URL.',
+	unauthorized:
+		'Check the API key in the EventPics credential: copy it again from the EventPics app (open the event, then the API key management).',
+	badRequest:
+		'EventPics refused the request as sent. Check the event, album, file name and Taken At of this item.',
+	rateLimited: 'EventPics is limiting the request rate of this key. Run the workflow again later.',
+	serverError:
+		'EventPics had a server problem. Run the workflow again later; if it persists, contact EventPics support.',
+	putRefused:
+		"The storage refused the pre-signed upload address even after fresh ones were asked for. The Content-Type sent must be the one the address was signed for; check the file name's extension.",
+	noAnswer:
+		'No answer came back. Check the network and the Base URL in the credential, then run the workflow again.',
+	other:
+		'Run the workflow again; if it persists, contact EventPics support with the details above.',
+};
+
+function adviceFor(failure: Failure, context: FailureContext): string {
+	const kind = failureKind(failure);
+	const advice = context.advice?.[kind] ?? GENERAL_ADVICE[kind];
+	return context.afterAdvice ? `${advice} ${context.afterAdvice}` : advice;
 }
 
 /**
@@ -136,9 +163,8 @@ export function failureToError(
 ): NodeApiError | NodeOperationError {
 	const shown = 'summary' in failed ? showFailure(failed, context.secret) : failed;
 	const { failure, message, response } = shown;
-	const general = adviceFor(failure);
 	const description = capText(
-		`${context.advice ? context.advice(failure, general) : general}${refusedWaitText(context)}${triedText(context)}${(context.brokenTransfers ?? []).map((text) => ` ${text}`).join('')}`,
+		`${adviceFor(failure, context)}${refusedWaitText(context)}${triedText(context)}${(context.brokenTransfers ?? []).map((text) => ` ${text}`).join('')}`,
 		MAX_ERROR_TEXT,
 	);
 	if (response === undefined) {

@@ -1,5 +1,4 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	albumFields,
@@ -7,7 +6,7 @@ import {
 	eventFields,
 	fromAI,
 	NOT_AS_TOOL,
-	toolDescription,
+	operationFields,
 } from '../tool.description';
 import { optionsField } from './options.description';
 import { takenAtFields } from './takenAt.description';
@@ -58,9 +57,6 @@ const agentFileUrl: INodeProperties = {
 };
 
 const fields: INodeProperties[] = [
-	toolDescription(
-		"Uploads a photo or video from a public http(s) address into an EventPics event album. Pass the event's linkId, the album id (empty for none) and the file's address as fileUrl. Answers with outcome (uploaded, skipped or failed), fileName, bytes, eventTitle and albumTitle.",
-	),
 	...eventFields,
 	...albumFields,
 	source,
@@ -91,7 +87,9 @@ const fields: INodeProperties[] = [
 ];
 
 /** The parameters of Photo > Upload. */
-export const uploadDescription: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['photo'], operation: ['upload'] } },
+export const uploadDescription: INodeProperties[] = operationFields(
+	'photo',
+	'upload',
+	"Uploads a photo or video from a public http(s) address into an EventPics event album. Pass the event's linkId, the album id (empty for none) and the file's address as fileUrl. Answers with outcome (uploaded, skipped or failed), fileName, bytes, eventTitle and albumTitle.",
 	fields,
 );

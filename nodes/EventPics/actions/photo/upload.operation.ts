@@ -8,7 +8,7 @@ import type { NodeError } from '../items';
 import { asNodeError } from '../items';
 import type { Account } from '../account';
 import { readAccount } from '../account';
-import { uploadFailureAdvice, WAIT_LIMIT } from './upload/advice';
+import { UPLOAD_ADVICE, WAIT_LIMIT } from './upload/advice';
 import { failedOutput, outcomeHint } from './upload/fileOutput';
 import type { UploadJob } from './upload/itemJobs';
 import { itemJobs } from './upload/itemJobs';
@@ -69,7 +69,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	}
 	const policy = retryPolicyFrom(options);
 	const account = await readAccount(this, policy, {
-		advice: uploadFailureAdvice,
+		advice: UPLOAD_ADVICE,
 		waitLimit: WAIT_LIMIT,
 	});
 	const outcomes: ItemOutcome[] = items.map(() => ({ outputs: [] }));

@@ -2,7 +2,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { TypeDecision } from '../../../helpers/mediaType';
-import type { Failure } from '../../../transport/types';
+import type { AdviceWords } from '../../../transport/errors';
 import { ALLOW_ANY_TYPE, ALLOW_UNKNOWN_TYPES } from './uploadOptions';
 
 /**
@@ -50,19 +50,11 @@ export type SourceFix = keyof typeof SOURCE_ADVICE;
 /** Max Total Wait, as a failure's description names it. */
 export const WAIT_LIMIT = '"Max Total Wait (Seconds)"';
 
-/** A failed call of the Upload operation: advice that names its options, else the general one. */
-export function uploadFailureAdvice(failure: Failure, general: string): string {
-	if (failure.refusedAddress) {
-		return 'An upload address must use https:// (plain http:// only with a local http:// Base URL) and point outside this machine and its network, unless the Base URL is itself a local address or Options > "Allow Internal Addresses" is on. Check the Base URL in the EventPics credential: the EventPics API answers with its storage\'s https:// address.';
-	}
-	if (failure.networkCode === 'STALLED' || failure.networkCode === 'TOO_SLOW') {
-		return 'The connection to the storage stopped moving data. Run the workflow again; if the network pauses for longer than Options > "Timeout (Seconds)", raise it.';
-	}
-	if (failure.networkCode === 'DEADLINE_EXCEEDED') {
-		return 'EventPics answered too slowly. Run the workflow again later, check the Base URL, or raise Options > "Timeout (Seconds)".';
-	}
-	if (failure.statusCode === 429 && !failure.tooLarge) {
-		return 'EventPics is limiting the request rate of this key. Lower "Concurrent Uploads", raise "Max Attempts" or "Max Total Wait", or run the workflow again later.';
-	}
-	return general;
-}
+/** A failed call of the Upload operation: the advice that names its options (else the general one). */
+export const UPLOAD_ADVICE: AdviceWords = {
+	refusedAddress:
+		'An upload address must use https:// (plain http:// only with a local http:// Base URL) and point outside this machine and its network, unless the Base URL is itself a local address or Options > "Allow Internal Addresses" is on. Check the Base URL in the EventPics credential: the EventPics API answers with its storage\'s https:// address.',
+	stalled: `The connection to the storage stopped moving data. Run the workflow again; if the network pauses for longer than Options > "Timeout (Seconds)", raise it.`,
+	deadline: `EventPics answered too slowly. Run the workflow again later, check the Base URL, or raise Options > "Timeout (Seconds)".`,
+	rateLimited: `EventPics is limiting the request rate of this key. Lower "Concurrent Uploads", raise "Max Attempts" or "Max Total Wait", or run the workflow again later.`,
+};

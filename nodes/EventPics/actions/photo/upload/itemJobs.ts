@@ -5,7 +5,7 @@ import { albumNotInEvent, albumTitleElsewhere } from '../../../helpers/naming';
 import { parseTakenAt } from '../../../helpers/takenAt';
 import { itemError } from '../../items';
 import type { Account } from '../../account';
-import { findEvent, readLocator } from '../../account';
+import { chosenEvent, readLocator } from '../../account';
 import { shownUrl } from '../../../transport/downloadRefusals';
 import type { RetryPolicy } from '../../../transport/retryPolicy';
 import { retryPolicyFrom } from '../../../transport/retryPolicy';
@@ -106,10 +106,9 @@ export async function itemJobs(
 
 /** The event and album the item names, checked against the key's events. */
 async function chosenPlace(ctx: IExecuteFunctions, account: Account, itemIndex: number) {
-	const chosenEvent = readLocator(ctx, 'event', itemIndex);
+	const event = await chosenEvent(ctx, account, itemIndex);
 	const chosenAlbum = readLocator(ctx, 'album', itemIndex);
 	const albumId = chosenAlbum.value;
-	const event = await findEvent(ctx, account, chosenEvent.value, itemIndex, chosenEvent.title);
 	const album = event.albums.find((candidate) => candidate.id === albumId);
 	if (albumId === '' || album) return { event, album };
 	const title = albumTitleElsewhere(await account.events(itemIndex), albumId, chosenAlbum.title);

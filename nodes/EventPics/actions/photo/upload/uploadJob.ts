@@ -16,7 +16,7 @@ import type { Inspection } from './fileBody';
 import { FileBody } from './fileBody';
 import type { UploadJob } from './itemJobs';
 import type { FileDedupe } from './skipPlan';
-import { typeRefusal, uploadFailureAdvice, WAIT_LIMIT } from './advice';
+import { typeRefusal, UPLOAD_ADVICE, WAIT_LIMIT } from './advice';
 
 function originFacts(source: FileSource): FileFacts {
 	return source.kind === 'url' ? { url: source.origin } : { binaryField: source.origin };
@@ -156,7 +156,7 @@ async function sendFile(
 			...result,
 			itemIndex: job.itemIndex,
 			secret: account.apiKey,
-			advice: uploadFailureAdvice,
+			advice: UPLOAD_ADVICE,
 			waitLimit: WAIT_LIMIT,
 		});
 	}
