@@ -4,7 +4,7 @@ import type { EventSummary } from '../helpers/events';
 import { parseEventsResponse } from '../helpers/events';
 import { malformedFailure } from './failures';
 import { callApi, successOrFailure } from './request';
-import type { RetryPolicy } from './retryPolicy';
+import type { CallLimit, RetryPolicy } from './retryPolicy';
 import type { EventPicsContext, Result } from './types';
 import type { AttemptOutcome, RetryResult } from './retryLoop';
 import { isTransient, withRetries } from './retryLoop';
@@ -24,11 +24,11 @@ function outcomeOf<T>(result: Result<T>): AttemptOutcome<T> {
 async function listEventsOnce(
 	ctx: EventPicsContext,
 	baseUrl: string,
-	timeoutMs: number,
+	limit: CallLimit,
 ): Promise<Result<EventSummary[]>> {
 	const sent = await callApi(ctx, {
 		step: 'geteventsandalbums',
-		timeoutMs,
+		...limit,
 		options: {
 			method: 'GET',
 			url: `${baseUrl}/geteventsandalbums`,
@@ -55,7 +55,7 @@ export async function listEvents(
 	policy: RetryPolicy,
 ): Promise<RetryResult<EventSummary[]>> {
 	return await withRetries(policy, async () =>
-		outcomeOf(await listEventsOnce(ctx, baseUrl, policy.timeoutMs)),
+		outcomeOf(await listEventsOnce(ctx, baseUrl, policy)),
 	);
 }
 
@@ -69,14 +69,15 @@ export async function requestUploadUrl(
 	baseUrl: string,
 	apiKey: string,
 	request: UploadUrlRequest,
-	timeoutMs: number,
+	limit: CallLimit,
 ): Promise<Result<string>> {
 	const body: IDataObject = { apiKey, linkId: request.linkId, fileName: request.fileName };
 	if (request.albumId) body.albumId = request.albumId;
 	if (request.takenAt !== undefined) body.takenAt = request.takenAt;
 	const sent = await callApi(ctx, {
 		step: 'getuploadurl',
-		timeoutMs,
+		timeoutMs: limit.timeoutMs,
+		timeoutName: limit.timeoutName,
 		authenticated: false,
 		options: {
 			method: 'POST',

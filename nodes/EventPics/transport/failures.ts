@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { shownSize } from '../helpers/size';
 import { headerValue } from './answer';
+import type { CallLimit } from './retryPolicy';
 import type { Failure, HttpAnswer, Step } from './types';
 
 /** Longest answer text searched for an S3-style XML error (such a document is a few hundred bytes). */
@@ -68,11 +69,12 @@ export function networkFailure(step: Step, error: unknown): Failure {
 }
 
 /** A call that did not finish within its deadline (a server too slow, or one that drips its answer). */
-export function deadlineFailure(step: Step, timeoutMs: number): Failure {
+export function deadlineFailure(step: Step, limit: CallLimit): Failure {
+	const name = limit.timeoutName ? ` (${limit.timeoutName})` : '';
 	return {
 		step,
 		networkCode: 'DEADLINE_EXCEEDED',
-		summary: `${stepLabel(step)} did not finish within ${Math.round(timeoutMs / 1000)} s (Timeout), so the node stopped waiting.`,
+		summary: `${stepLabel(step)} did not finish within ${Math.round(limit.timeoutMs / 1000)} s${name}, so the node stopped waiting.`,
 	};
 }
 

@@ -15,8 +15,9 @@ interface PutRequest {
 	body: UploadBody;
 	contentType: string;
 	size: number;
-	/** Longest time without a byte moving (Options > Timeout). */
+	/** Longest time without a byte moving, and the name of the setting behind it. */
 	timeoutMs: number;
+	timeoutName?: string;
 }
 
 export interface PutTry {
@@ -43,7 +44,7 @@ function watchFailure(
 	sent: { bytes: number; whole: boolean },
 ): Failure {
 	const label = stepLabel('put');
-	const timeout = `${shownDuration(put.timeoutMs)} (Timeout)`;
+	const timeout = `${shownDuration(put.timeoutMs)}${put.timeoutName ? ` (${put.timeoutName})` : ''}`;
 	if (watch.stopped === 'deadline') {
 		const allowed = shownDuration(
 			put.timeoutMs + (put.size / SLOWEST_LINK_BYTES_PER_SECOND) * 1000,
@@ -51,7 +52,7 @@ function watchFailure(
 		return {
 			step: 'put',
 			networkCode: 'TOO_SLOW',
-			summary: `${label} did not finish within ${allowed}: Timeout plus the time its ${shownSize(put.size)} take at 256 kbit/s. n8n holds this file in memory, where the node cannot see its bytes leave, so this is its limit instead of a stall.`,
+			summary: `${label} did not finish within ${allowed}: ${put.timeoutName ?? 'the stall limit'} plus the time its ${shownSize(put.size)} take at 256 kbit/s. n8n holds this file in memory, where the node cannot see its bytes leave, so this is its limit instead of a stall.`,
 		};
 	}
 	const summary = sent.whole

@@ -24,6 +24,7 @@ interface ApiCall {
 	step: 'geteventsandalbums' | 'getuploadurl';
 	options: IHttpRequestOptions;
 	timeoutMs: number;
+	timeoutName?: string;
 	/**
 	 * Whether n8n applies the credential (the Bearer header). getuploadurl carries the key in its
 	 * body, which is all the API asks for, so it skips n8n's credential handling (about 1 ms a file).
@@ -64,7 +65,7 @@ export async function callApi(ctx: EventPicsContext, call: ApiCall): Promise<Res
 	} catch (error) {
 		return {
 			ok: false,
-			failure: deadline.aborted ? deadlineFailure(step, timeoutMs) : networkFailure(step, error),
+			failure: deadline.aborted ? deadlineFailure(step, call) : networkFailure(step, error),
 		};
 	}
 	const headers = (response.headers ?? {}) as Record<string, unknown>;
@@ -83,7 +84,7 @@ export async function callApi(ctx: EventPicsContext, call: ApiCall): Promise<Res
 			return { ok: false, failure: tooLargeFailure(step, statusCode, MAX_ANSWER_BYTES[step]) };
 		}
 		if (read.reason === 'deadline' && deadline.aborted)
-			return { ok: false, failure: deadlineFailure(step, timeoutMs) };
+			return { ok: false, failure: deadlineFailure(step, call) };
 		return { ok: false, failure: networkFailure(step, read.error) };
 	}
 	return { ok: true, value: { statusCode, headers, body: parseBody(read.bytes, statusCode) } };

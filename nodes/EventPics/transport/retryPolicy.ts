@@ -16,7 +16,12 @@ export interface RetryPolicy {
 	 * about 20 s, so only what is stuck ends.
 	 */
 	timeoutMs: number;
+	/** The setting that sets `timeoutMs`, as messages name it ("Timeout"); none where no setting does. */
+	timeoutName?: string;
 }
+
+/** The limits of one call: its deadline, and the name of the setting behind it. */
+export type CallLimit = Pick<RetryPolicy, 'timeoutMs' | 'timeoutName'>;
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 	maxAttempts: 8,
@@ -29,12 +34,12 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 /**
  * The policy with the user's Max Attempts, Max Total Wait (Seconds) and Timeout (Seconds), where
  * given. The values must have been checked (helpers/numberOption.ts); this only converts them.
+ * `timeoutName`: the caller's name for Timeout, said in messages.
  */
-export function retryPolicyFrom(options: {
-	maxAttempts?: number;
-	maxTotalWaitSeconds?: number;
-	timeoutSeconds?: number;
-}): RetryPolicy {
+export function retryPolicyFrom(
+	options: { maxAttempts?: number; maxTotalWaitSeconds?: number; timeoutSeconds?: number },
+	timeoutName?: string,
+): RetryPolicy {
 	const defaults = DEFAULT_RETRY_POLICY;
 	return {
 		...defaults,
@@ -45,6 +50,7 @@ export function retryPolicyFrom(options: {
 				: options.maxTotalWaitSeconds * 1000,
 		timeoutMs:
 			options.timeoutSeconds === undefined ? defaults.timeoutMs : options.timeoutSeconds * 1000,
+		timeoutName,
 	};
 }
 

@@ -118,7 +118,7 @@ class UploadTries {
 		await this.signals.paced();
 		this.uploadUrlRequests++;
 		const askedAt = Date.now();
-		const signed = await requestUploadUrl(ctx, baseUrl, apiKey, this.spec, this.policy.timeoutMs);
+		const signed = await requestUploadUrl(ctx, baseUrl, apiKey, this.spec, this.policy);
 		if (!signed.ok) {
 			if (signed.failure.statusCode === 429)
 				this.signals.throttled(signed.failure.retryAfterMs, askedAt);
@@ -140,7 +140,8 @@ class UploadTries {
 		let sending: PutTry;
 		try {
 			const put = { url, body, contentType: spec.contentType, size: spec.size };
-			sending = await sendPut(this.service.ctx, { ...put, timeoutMs: this.policy.timeoutMs });
+			const { timeoutMs, timeoutName } = this.policy;
+			sending = await sendPut(this.service.ctx, { ...put, timeoutMs, timeoutName });
 		} finally {
 			spec.body.endTry();
 		}

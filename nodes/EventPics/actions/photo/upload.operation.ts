@@ -16,7 +16,7 @@ import type { SkipPlan } from './upload/skipPlan';
 import { planSkips, recordHistory } from './upload/skipPlan';
 import { uploadDescription } from './upload.description';
 import type { UploadOptions } from './upload/uploadOptions';
-import { concurrencyOf, readUploadOptions } from './upload/uploadOptions';
+import { concurrencyOf, readUploadOptions, TIMEOUT_NAME } from './upload/uploadOptions';
 import { runUploadJob } from './upload/uploadJob';
 
 export const description: INodeProperties[] = uploadDescription;
@@ -67,13 +67,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		if (!mode.continueOnFail) throw nodeError;
 		return items.map((_, itemIndex) => failedOutput(nodeError, itemIndex, mode.errorOutput));
 	}
-	const policy = retryPolicyFrom(options);
+	const policy = retryPolicyFrom(options, TIMEOUT_NAME);
 	const account = await readAccount(this, policy, {
 		advice: UPLOAD_ADVICE,
 		waitLimit: WAIT_LIMIT,
 	});
 	const outcomes: ItemOutcome[] = items.map(() => ({ outputs: [] }));
-	const jobs = await planJobs(this, account, outcomes, mode);
+	const jobs = await planJobs(this, account, outcomes, mode, options);
 	const run: UploadRun = {
 		account,
 		jobs,
@@ -89,17 +89,22 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return collect(this, outcomes, mode);
 }
 
-/** Every item's jobs, checked before any upload; a failing item stops the rest without Continue On Fail. */
+/**
+ * Every item's jobs, checked before any upload (item 0's options are those read for the run); a
+ * failing item stops the rest without Continue On Fail.
+ */
 async function planJobs(
 	ctx: IExecuteFunctions,
 	account: Account,
 	outcomes: ItemOutcome[],
 	mode: FailMode,
+	firstOptions: UploadOptions,
 ): Promise<UploadJob[]> {
 	const jobs: UploadJob[] = [];
 	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
+		const options = itemIndex === 0 ? firstOptions : undefined;
 		try {
-			jobs.push(...(await itemJobs(ctx, account, itemIndex)));
+			jobs.push(...(await itemJobs(ctx, account, itemIndex, options)));
 		} catch (error) {
 			outcomes[itemIndex].error = asNodeError(ctx, error, itemIndex);
 			if (!mode.continueOnFail) break;

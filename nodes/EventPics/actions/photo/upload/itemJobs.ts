@@ -14,7 +14,7 @@ import { SOURCE_ADVICE } from './advice';
 import type { FileSource } from './fileSources';
 import { binaryFieldNames, binarySources, downloadLimits, urlSource } from './fileSources';
 import type { UploadOptions } from './uploadOptions';
-import { readUploadOptions } from './uploadOptions';
+import { readUploadOptions, TIMEOUT_NAME } from './uploadOptions';
 
 /** Where a file's Taken At comes from: its EXIF (when asked) and else the fallback. */
 interface TakenAtPlan {
@@ -74,14 +74,15 @@ type JobBase = Omit<UploadJob, 'sharesItem' | 'facts' | 'source'>;
 
 /**
  * Reads an item's parameters and checks them (event, album, Taken At, binary fields) before any
- * upload starts. Throws a NodeOperationError naming the item and the field.
+ * upload starts. Throws a NodeOperationError naming the item and the field. `options`: the item's
+ * options when the caller has read them already (item 0's are the run's).
  */
 export async function itemJobs(
 	ctx: IExecuteFunctions,
 	account: Account,
 	itemIndex: number,
+	options: UploadOptions = readUploadOptions(ctx, itemIndex),
 ): Promise<UploadJob[]> {
-	const options = readUploadOptions(ctx, itemIndex);
 	const { event, album } = await chosenPlace(ctx, account, itemIndex);
 	const base: JobBase = {
 		itemIndex,
@@ -91,7 +92,7 @@ export async function itemJobs(
 		albumTitle: album?.title,
 		takenAt: planTakenAt(ctx, itemIndex),
 		options,
-		policy: retryPolicyFrom(options),
+		policy: retryPolicyFrom(options, TIMEOUT_NAME),
 	};
 	const eventFacts: FileFacts = {
 		linkId: event.linkId,

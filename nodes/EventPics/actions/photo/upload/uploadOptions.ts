@@ -27,6 +27,9 @@ export function concurrencyOf(options: UploadOptions): { max: number; start?: nu
 export const ALLOW_ANY_TYPE = 'Allow Any File Type';
 export const ALLOW_UNKNOWN_TYPES = 'Allow Unknown Types';
 
+/** Timeout (Seconds), as messages name it: "did not finish within 1 s (Timeout)". */
+export const TIMEOUT_NAME = 'Timeout';
+
 /** Max File Size (MB) of the URL source when the option is not added. */
 export const DEFAULT_MAX_FILE_SIZE_MB = 1024;
 
