@@ -3,7 +3,7 @@
 
 /**
  * Browser-tier checks of the node's fields as the editor shows them (issue 22): option names that fit
- * n8n's option list, the link-ID placeholder, and "EventPics Tool" as added to an AI Agent.
+ * n8n's option list, Concurrent Uploads as added (automatic) and typed, the link-ID placeholder, and "EventPics Tool" as added to an AI Agent.
  */
 
 const assert = require('node:assert/strict');
@@ -51,6 +51,31 @@ async function nodeChecks({ check, page, app }) {
 			[],
 			`wider than the ${room} px the issue's list had room for: ${JSON.stringify(long)}`,
 		);
+	});
+
+	// issue 22.7: adding the option keeps the automatic mode (0, said in its hint), and a typed value
+	// reaches what automatic reaches (64)
+	await check('concurrent-uploads-automatic-when-added', async () => {
+		await ui.openNode(page, app.url, WORKFLOWS.lists.id, 'Upload to EventPics');
+		await page.locator('[data-test-id="collection-parameter-add"]').first().click();
+		await page
+			.locator('[data-test-id="collection-parameter-option"]:visible')
+			.filter({ hasText: /^\s*Concurrent Uploads\s*$/ })
+			.first()
+			.click();
+		const field = page.locator('[data-test-id="parameter-input-concurrency"] input').first();
+		await field.waitFor({ timeout: 30_000 });
+		// the option list closes after the pick (so the screenshot shows the field, not the list)
+		await page
+			.locator('[data-test-id="collection-parameter-option"]:visible')
+			.first()
+			.waitFor({ state: 'hidden', timeout: 10_000 });
+		assert.equal(await field.inputValue(), '0');
+		await ui.seeText(page, '0 = automatic (4 growing to 64)');
+		await field.fill('64');
+		// blur, not Tab: Tab moves on to "Add option", which opens the list again
+		await field.blur();
+		assert.equal(await field.inputValue(), '64');
 	});
 
 	await check('event-by-link-id-placeholder', async () => {
