@@ -88,7 +88,8 @@ function workflow(folder) {
 }
 
 /**
- * @param {{ env: NodeJS.ProcessEnv, folder: string, sample: string, delays?: { getUploadUrlMs: number, putMs: number }, killAfter?: number }} options
+ * @param {{ env: NodeJS.ProcessEnv, folder: string, sample: string, delays?: { getUploadUrlMs: number, putMs: number }, killAfter?: number, fit?: (workflow: any) => any }} options
+ *   `fit` sets the workflow's node versions to those the installed n8n has (check.js's fitToInstalled)
  *   `folder` must be readable by n8n (N8N_RESTRICT_FILE_ACCESS_TO) and not exist yet
  */
 async function crashStep(options) {
@@ -107,7 +108,7 @@ async function crashStep(options) {
 	}
 }
 
-/** @param {{ env: NodeJS.ProcessEnv, emulator: any, folder: string, sample: string, delays?: { getUploadUrlMs: number, putMs: number }, killAfter?: number }} options */
+/** @param {{ env: NodeJS.ProcessEnv, emulator: any, folder: string, sample: string, delays?: { getUploadUrlMs: number, putMs: number }, killAfter?: number, fit?: (workflow: any) => any }} options */
 async function killAndRunAgain({
 	env,
 	emulator,
@@ -115,14 +116,14 @@ async function killAndRunAgain({
 	sample,
 	delays = { getUploadUrlMs: 1000, putMs: 0 },
 	killAfter = KILL_AFTER,
+	fit = (/** @type {any} */ workflow) => workflow,
 }) {
 	const head = fs.readFileSync(sample);
 	const names = Array.from({ length: PHOTOS }, (_, i) => `crash-${String(i).padStart(2, '0')}.jpg`);
 	for (const name of names)
 		fs.writeFileSync(path.join(folder, name), Buffer.concat([head, crypto.randomBytes(4000)]));
 	const file = path.join(folder, '..', 'crash-workflow.json');
-	fs.writeFileSync(file, JSON.stringify(workflow(folder)));
-	await n8n.mustRun(['import:workflow', `--input=${file}`], env);
+	await n8n.importWorkflow(fit(workflow(folder)), file, env);
 
 	const before = emulator.uploads.length;
 	// EventPics answers getuploadurl after 1 s: a file killed while it waits for its address never
@@ -162,11 +163,11 @@ async function killAndRunAgain({
 	const again = emulator.uploads.length;
 	const run = await n8n.runCli(['execute', `--id=${WORKFLOW_ID}`, '--rawOutput'], env);
 	const execution = executionOf(run.stdout);
-	assert.equal(
-		execution.status,
-		'success',
-		`the run after the kill ended ${execution.status} (exit ${run.code})`,
-	);
+	try {
+		n8n.assertSucceeded(execution);
+	} catch (error) {
+		throw new Error(`the run after the kill did not succeed (exit ${run.code}): ${error}`);
+	}
 	const items = execution.data.resultData.runData.Upload[0].data.main[0].map(
 		(/** @type {any} */ i) => i.json,
 	);

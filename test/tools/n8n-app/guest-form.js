@@ -71,7 +71,8 @@ async function sendGuestForm(formUrl, submission, options = {}) {
 	if (state !== 'form-waiting') throw new Error(`no page for the guest: last status "${state}"`);
 	const page = await (await fetch(waiting)).text();
 	const title = /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(page)?.[1];
-	const message = /<p style="white-space: pre-line;">([\s\S]*?)<\/p>/.exec(page)?.[1];
+	// the paragraph after the title (n8n 2.41 styles it with white-space: pre-line, 2.0 and 1.x do not)
+	const message = /<\/h1>\s*<p[^>]*>([\s\S]*?)<\/p>/.exec(page)?.[1];
 	if (title === undefined) throw new Error(`the guest's page has no title: ${page.slice(0, 300)}`);
 	return { title: unescape(title), message: unescape(message ?? '') };
 }

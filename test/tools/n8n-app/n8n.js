@@ -8,6 +8,7 @@
  */
 
 const crypto = require('node:crypto');
+const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
@@ -128,6 +129,18 @@ async function importWorkflow(workflow, file, env) {
 		JSON.stringify({ versionId: crypto.randomUUID(), active: false, ...workflow }),
 	);
 	await mustRun(['import:workflow', `--input=${file}`], env);
+}
+
+/**
+ * The execution ended without an error. n8n 2.0.x's `n8n execute` prints the status from before the
+ * run was saved ("running", with `finished: true`); the other versions tested print "success".
+ * @param {any} execution
+ */
+function assertSucceeded(execution) {
+	assert.equal(execution.data.resultData.error, undefined);
+	assert.equal(execution.finished, true);
+	const quirk = paths.N8N_MAJOR === 2 && paths.N8N_VERSION.startsWith('2.0.');
+	assert.equal(execution.status, quirk ? 'running' : 'success');
 }
 
 /**
@@ -317,6 +330,7 @@ module.exports = {
 	runCli,
 	mustRun,
 	executeWorkflow,
+	assertSucceeded,
 	importWorkflow,
 	publishWorkflow,
 	publishThroughRest,
