@@ -43,36 +43,29 @@ describe('Photo > Upload: concurrent uploads', () => {
 		expect(emu.uploads).toHaveLength(24);
 	});
 
-	it('without the option starts with 4 at once and grows (up to 64) while the answers stay quick', async () => {
-		emu.setOptions({ latencyMs: 60 });
-		const { items } = await runEventPics({ emu, parameters: upload({}), inputItems: photos(60) });
-		expect(items.every((item) => item.json.statusCode === 200)).toBe(true);
-		expect(emu.uploads).toHaveLength(60);
-		const signs = emu.requests.filter(
-			(r) => r.server === 'api' && r.url.startsWith('/getuploadurl'),
-		);
-		const firstAnswer = Math.min(...signs.map((r) => r.endedAt ?? Number.POSITIVE_INFINITY));
-		expect(signs.filter((r) => r.startedAt < firstAnswer)).toHaveLength(4);
-		expect(maxOverlap(emu, 'storage')).toBeGreaterThan(8);
-		expect(maxOverlap(emu, 'storage')).toBeLessThanOrEqual(64);
-	});
-
-	it('0, the value the option shows when added, is the same automatic choice: 4 at first, then more', async () => {
-		emu.setOptions({ latencyMs: 60 });
-		const { items } = await runEventPics({
-			emu,
-			parameters: upload({ concurrency: 0 }),
-			inputItems: photos(60),
-		});
-		expect(items.every((item) => item.json.statusCode === 200)).toBe(true);
-		expect(emu.uploads).toHaveLength(60);
-		const signs = emu.requests.filter(
-			(r) => r.server === 'api' && r.url.startsWith('/getuploadurl'),
-		);
-		const firstAnswer = Math.min(...signs.map((r) => r.endedAt ?? Number.POSITIVE_INFINITY));
-		expect(signs.filter((r) => r.startedAt < firstAnswer)).toHaveLength(4);
-		expect(maxOverlap(emu, 'storage')).toBeGreaterThan(8);
-	});
+	it.each([
+		['without the option', {}],
+		['with 0, the value the option shows when added', { concurrency: 0 }],
+	])(
+		'%s: automatic, starts with 4 at once and grows (up to 64) while the answers stay quick',
+		async (_, options) => {
+			emu.setOptions({ latencyMs: 60 });
+			const { items } = await runEventPics({
+				emu,
+				parameters: upload(options),
+				inputItems: photos(60),
+			});
+			expect(items.every((item) => item.json.statusCode === 200)).toBe(true);
+			expect(emu.uploads).toHaveLength(60);
+			const signs = emu.requests.filter(
+				(r) => r.server === 'api' && r.url.startsWith('/getuploadurl'),
+			);
+			const firstAnswer = Math.min(...signs.map((r) => r.endedAt ?? Number.POSITIVE_INFINITY));
+			expect(signs.filter((r) => r.startedAt < firstAnswer)).toHaveLength(4);
+			expect(maxOverlap(emu, 'storage')).toBeGreaterThan(8);
+			expect(maxOverlap(emu, 'storage')).toBeLessThanOrEqual(64);
+		},
+	);
 
 	it('a typed number reaches what the automatic choice reaches: 40 at once, past the old 16', async () => {
 		emu.setOptions({ latencyMs: 200 });

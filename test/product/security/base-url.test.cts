@@ -9,6 +9,18 @@ import {
 	testCredential,
 } from '../node/fixture.cts';
 
+
+/** The Event dropdown's list search with a credential of this Base URL. */
+const searchEvents = (emu: Emulator, baseUrl: string) =>
+	callListSearch({
+		nodeType: NODE_TYPE,
+		nodeTypes,
+		credentialTypes,
+		credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl } },
+		methodName: 'searchEvents',
+		parameters: {},
+	});
+
 /**
  * Threat: a Base URL with a user name and password sends them along (and shows the password in
  * errors); a ?query or #fragment makes the address something else than the API's. They are refused
@@ -71,14 +83,7 @@ describe('security: a Base URL with user:password, ?query or #fragment is refuse
 
 	it('the Event dropdown refuses each too', async () => {
 		for (const [, baseUrl, reason] of cases()) {
-			const search = callListSearch({
-				nodeType: NODE_TYPE,
-				nodeTypes,
-				credentialTypes,
-				credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl } },
-				methodName: 'searchEvents',
-				parameters: {},
-			});
+			const search = searchEvents(emu, baseUrl);
 			await expect(search).rejects.toThrow(reason);
 		}
 		expect(emu.requests).toHaveLength(0);
@@ -141,14 +146,7 @@ describe('security: node and credential test agree on the Base URL (odd loopback
 			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
 		});
 		expect(run.nodeError?.message).toBe(`The Base URL of the EventPics credential is refused: ${reason}`);
-		const search = callListSearch({
-			nodeType: NODE_TYPE,
-			nodeTypes,
-			credentialTypes,
-			credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl } },
-			methodName: 'searchEvents',
-			parameters: {},
-		});
+		const search = searchEvents(emu, baseUrl);
 		await expect(search).rejects.toThrow(reason);
 		const tested = await testCredential({
 			credentialType: 'eventPicsApi',
