@@ -42,6 +42,9 @@ const {
 } = require('./common');
 const { nodeWorkflow } = require('./n8n-workflows');
 
+/** The first entry of a history of issue 20's kind (the product's mark). */
+const HISTORY_MARK = 'eventpics:history:2';
+
 const SCENARIOS = ['empty', 'new', 'known', 'off'];
 const USAGE =
 	'Usage: node test/tools/bench/dedupe.js [--files 200] [--kb 32] [--history 100000] [--latency 50] [--repeat 3] [--dist DIR] [--only empty,new,known,off]';
@@ -75,12 +78,31 @@ const md5 = (/** @type {string} */ value) =>
 const s = (/** @type {number} */ ms) => (ms / 1000).toFixed(2);
 
 /**
+ * Whether the build writes two entries per file (issue 20's history, marked "eventpics:history:2"),
+ * found by its mark in the compiled code wherever its files live (they moved with issue 23).
+ * @param {string} dir
+ * @returns {boolean}
+ */
+function writesTwoEntries(dir) {
+	return fs
+		.readdirSync(dir, { recursive: true, withFileTypes: true })
+		.some(
+			(entry) =>
+				entry.isFile() &&
+				entry.name.endsWith('.js') &&
+				fs
+					.readFileSync(path.join(entry.parentPath ?? entry.path, entry.name), 'utf8')
+					.includes(HISTORY_MARK),
+		);
+}
+
+/**
  * The history's entries, oldest first, as the build writes them for these file keys.
  * @param {string[]} keys @param {boolean} twoPerFile
  */
 function historyEntries(keys, twoPerFile) {
 	if (!twoPerFile) return keys;
-	return ['eventpics:history:2', ...keys.flatMap((key) => [`checked:${key}`, key])];
+	return [HISTORY_MARK, ...keys.flatMap((key) => [`checked:${key}`, key])];
 }
 
 /**
@@ -160,8 +182,7 @@ async function main() {
 			fs.rmSync(path.join(packageDir, 'dist'), { recursive: true, force: true });
 			fs.cpSync(options.dist, path.join(packageDir, 'dist'), { recursive: true });
 		}
-		const photoDir = path.join(packageDir, 'dist', 'nodes', 'EventPics', 'actions', 'photo');
-		const twoPerFile = fs.existsSync(path.join(photoDir, 'historyStore.js'));
+		const twoPerFile = writesTwoEntries(path.join(packageDir, 'dist', 'nodes'));
 		const cap = twoPerFile ? 200_000 : 100_000;
 		const historyFiles = Math.min(options.history, twoPerFile ? Math.floor((cap - 1) / 2) : cap);
 		const credentialFile = path.join(work, 'credential.json');
