@@ -130,14 +130,10 @@ async function killAndRunAgain({
 	// arrives (a PUT whose body was sent is stored even after the kill)
 	emulator.addFault({ endpoint: 'getuploadurl', kind: 'delay', ms: delays.getUploadUrlMs });
 	if (delays.putMs > 0) emulator.addFault({ endpoint: 'put', kind: 'delay', ms: delays.putMs });
-	// its own process group: SIGKILL reaches n8n and the task runner it starts
-	// ports of its own, as runCli gives every other n8n process (n8n 2.x starts a task broker here too)
-	const ports = {
-		N8N_PORT: env.N8N_PORT ?? String(await n8n.freePort()),
-		N8N_RUNNERS_BROKER_PORT: env.N8N_RUNNERS_BROKER_PORT ?? String(await n8n.freePort()),
-	};
+	// ports of its own (as runCli gives every n8n process), and its own process group: SIGKILL
+	// reaches n8n and the task runner it starts
 	const child = spawn(paths.nodeBin, [paths.n8nBin, 'execute', `--id=${WORKFLOW_ID}`], {
-		env: { ...env, ...ports },
+		env: await n8n.withOwnPorts(env),
 		cwd: env.N8N_USER_FOLDER,
 		stdio: 'ignore',
 		detached: true,

@@ -48,6 +48,21 @@ function n8nEnv(userFolder, extra = {}) {
 }
 
 /**
+ * `env` with a free N8N_PORT and N8N_RUNNERS_BROKER_PORT, unless it names them: every n8n process,
+ * CLI commands included, starts a task broker (5679 by default in n8n 2.x), so two on one machine
+ * would collide.
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<NodeJS.ProcessEnv>}
+ */
+async function withOwnPorts(env) {
+	return {
+		...env,
+		N8N_PORT: env.N8N_PORT ?? String(await freePort()),
+		N8N_RUNNERS_BROKER_PORT: env.N8N_RUNNERS_BROKER_PORT ?? String(await freePort()),
+	};
+}
+
+/**
  * Runs `n8n <args>`; resolves with its output whatever the exit code. Every n8n process gets ports
  * of its own (N8N_PORT, and N8N_RUNNERS_BROKER_PORT: n8n 2.x starts its task broker in CLI commands
  * too, on 5679 unless told otherwise, so two n8n processes on one machine would collide), unless
@@ -57,12 +72,7 @@ function n8nEnv(userFolder, extra = {}) {
  * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string }>}
  */
 async function runCli(args, env) {
-	/** @type {NodeJS.ProcessEnv} */
-	const withPorts = {
-		...env,
-		N8N_PORT: env.N8N_PORT ?? String(await freePort()),
-		N8N_RUNNERS_BROKER_PORT: env.N8N_RUNNERS_BROKER_PORT ?? String(await freePort()),
-	};
+	const withPorts = await withOwnPorts(env);
 	return await new Promise((resolve, reject) => {
 		const child = spawn(paths.nodeBin, [paths.n8nBin, ...args], {
 			env: withPorts,
@@ -328,6 +338,7 @@ module.exports = {
 	EMULATOR_CREDENTIAL,
 	n8nEnv,
 	runCli,
+	withOwnPorts,
 	mustRun,
 	executeWorkflow,
 	assertSucceeded,
