@@ -12,6 +12,8 @@ const { inMemoryDeduplicator } = require('../../tools/engine/dedup-store') as {
 	inMemoryDeduplicator: { checkProcessedAndRecord: Record };
 };
 
+const MARK = 'eventpics:history:2';
+
 type Record = (
 	items: string[],
 	scope: string,
@@ -25,6 +27,7 @@ type Record = (
  * older copy back: the keys are gone and the next run would upload the files again. `npm run
  * test:queue` showed it with two real workers (168 of 1000 files uploaded twice, before the node
  * looked again). Here that older copy is written back right after the node's end-of-run record.
+ * A run from the editor (or `n8n execute`) looks again only when its record shows such a write.
  */
 describe('Skip Files Uploaded Before when another worker writes over the record', () => {
 	let emu: Emulator;
@@ -39,10 +42,13 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 	afterAll(async () => await emu.close());
 	afterEach(() => jest.restoreAllMocks());
 
-	it('looks again after its record, records the lost keys again, and the next run skips every file', async () => {
-		clearDedupStore();
+	/**
+	 * Makes the store write an older copy of the row back (another execution's write) right after
+	 * the calls `strikes` picks; returns how many times it did.
+	 */
+	function overwriteAfter(strikes: (items: string[], added: number) => boolean) {
 		const real = inMemoryDeduplicator.checkProcessedAndRecord.bind(inMemoryDeduplicator) as Record;
-		let overwritten = false;
+		const done = { count: 0 };
 		jest.spyOn(inMemoryDeduplicator, 'checkProcessedAndRecord').mockImplementation((async (
 			items,
 			scope,
@@ -51,26 +57,25 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 		) => {
 			const olderCopy = dedupStoreRows.get();
 			const result = await real(items, scope, context, options);
-			// the end-of-run record: the history's mark, and for each of the 3 files its "checked" entry
-			// and its key (a batch during the run, on a slow machine, holds fewer)
-			const recordsUploads = items.length === 7 && items.includes('eventpics:history:2');
-			if (!overwritten && recordsUploads && result.new.length > 0) {
-				overwritten = true; // the other worker's write lands just after this record
+			if (strikes(items, result.new.length)) {
+				done.count++;
 				dedupStoreRows.set(olderCopy);
 			}
 			return result;
 		}) as Record);
+		return done;
+	}
 
-		const first = await runEventPics({ emu, parameters, inputItems: input() });
-		expect(first.items.map((item) => item.json.statusCode)).toEqual([200, 200, 200]);
-		expect(overwritten).toBe(true);
-		const records = dedupStoreCalls().filter(
+	// the end-of-run record: the history's mark, and for each of the 3 files its "checked" entry and
+	// its key (a batch during the run, on a slow machine, holds fewer)
+	const isEndRecord = (items: string[]) => items.length === 7 && items.includes(MARK);
+	const records = () =>
+		dedupStoreCalls().filter(
 			(call: { method: string; values: number }) =>
 				call.method === 'checkProcessedAndRecord' && call.values === 7,
 		);
-		// the end-of-run record, a look that found the 3 keys missing, a look that found none
-		expect(records).toHaveLength(3);
 
+	async function expectAllSkippedNextRun() {
 		jest.restoreAllMocks();
 		const second = await runEventPics({ emu, parameters, inputItems: input() });
 		expect(second.items.map((item) => item.json.outcome)).toEqual([
@@ -79,5 +84,46 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 			'skipped',
 		]);
 		expect(emu.uploads).toHaveLength(3);
+	}
+
+	it('looks again after its record, records the lost keys again, and the next run skips every file', async () => {
+		clearDedupStore();
+		emu.reset();
+		// a production execution (a webhook's): other executions may write the list at any time
+		const struck = overwriteAfter(
+			(items, added) => isEndRecord(items) && added > 0 && struck.count === 0,
+		);
+		const first = await runEventPics({ emu, parameters, inputItems: input(), mode: 'webhook' });
+		expect(first.items.map((item) => item.json.statusCode)).toEqual([200, 200, 200]);
+		expect(struck.count).toBe(1);
+		// the end-of-run record, a look that found the 3 keys missing, a look that found none
+		expect(records()).toHaveLength(3);
+		await expectAllSkippedNextRun();
+	});
+
+	it('in a run from the editor, looks again when its record finds that something else wrote over the run', async () => {
+		clearDedupStore();
+		emu.reset();
+		// a run from the editor looks only on evidence: here another writer wrote over its check
+		// (the mark and the 3 "checked" entries) and then over its end-of-run record
+		const struck = overwriteAfter(
+			(items, added) =>
+				(items.length === 4 && items.includes(MARK) && struck.count === 0) ||
+				(isEndRecord(items) && added > 0 && struck.count === 1),
+		);
+		const first = await runEventPics({ emu, parameters, inputItems: input() });
+		expect(first.items.map((item) => item.json.statusCode)).toEqual([200, 200, 200]);
+		expect(struck.count).toBe(2);
+		expect(records()).toHaveLength(3);
+		await expectAllSkippedNextRun();
+	});
+
+	it('in a run from the editor with no sign of another writer, records once and does not look', async () => {
+		clearDedupStore();
+		emu.reset();
+		const first = await runEventPics({ emu, parameters, inputItems: input() });
+		expect(first.items.map((item) => item.json.statusCode)).toEqual([200, 200, 200]);
+		expect(records()).toHaveLength(1);
+		await expectAllSkippedNextRun();
 	});
 });

@@ -1,4 +1,10 @@
-import type { IDataObject, INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+	NodeExecutionHint,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
 
 import { EventPicsApi } from '../../../credentials/EventPicsApi.credentials';
 import { EventPics } from '../../../nodes/EventPics/EventPics.node';
@@ -79,6 +85,8 @@ export interface RunOptions {
 	baseUrl?: string;
 	/** Workflow settings, e.g. { timezone: 'Europe/Berlin' } */
 	settings?: IDataObject;
+	/** n8n's execution mode (default 'manual', a run from the editor), e.g. 'webhook' for production. */
+	mode?: WorkflowExecuteMode;
 }
 
 /** Runs "start -> EventPics" through the real n8n engine against the emulator. */
@@ -98,6 +106,7 @@ export async function runEventPics(options: RunOptions): Promise<RunResult> {
 		continueOnFail: options.continueOnFail,
 		onError: options.onError,
 		settings: options.settings,
+		mode: options.mode,
 	})) as RunResult;
 }
 

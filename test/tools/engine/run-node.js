@@ -33,6 +33,7 @@ const { START_NODE_TYPE } = require('./start-node');
  *   (retryOnFail, maxTries, waitBetweenTries, alwaysOutputData, executeOnce, credentials, ...)
  * @property {RunWorkflowOptions['pinData']} [pinData] (pin 'Start' to feed the node from pinned data)
  * @property {RunWorkflowOptions['settings']} [settings]
+ * @property {RunWorkflowOptions['mode']} [mode] the execution mode, default 'manual'
  * @property {number} [timeoutMs]
  *
  * @typedef {RunResult & { nodeName: string, items: INodeExecutionData[], nodeHints: import('n8n-workflow').NodeExecutionHint[], nodeError: any }} RunNodeResult
@@ -78,6 +79,7 @@ async function runNode(options) {
 		inputItems: options.inputItems,
 		pinData: options.pinData,
 		settings: options.settings,
+		mode: options.mode,
 		timeoutMs: options.timeoutMs,
 	});
 	return {

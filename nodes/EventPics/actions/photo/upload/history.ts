@@ -16,14 +16,10 @@ export interface HistoryTiming {
 	/** ... and per this many times the longest store call so far (they cost as much). */
 	batchCallFactor: number;
 	/**
-	 * The look after the end-of-run record waits this long in executions that may run at the same
-	 * time as others of the workflow (schedule, webhook, sub-workflow; queue-mode workers) ...
+	 * The look after the end-of-run record waits this long, in runs that may meet another writer of
+	 * the history (a call that read the list before the record can take this long on a busy worker).
 	 */
-	sharedLookPauseMs: number;
-	/** ... and in the editor and `n8n execute`, this many times that record took, within these bounds. */
-	lookFactor: number;
-	lookPauseMinMs: number;
-	lookPauseMaxMs: number;
+	lookPauseMs: number;
 	/** Pause before looking again after a look found keys missing (another writer is at work). */
 	missingPauseMs: number;
 	/** Looks at most. */
@@ -33,10 +29,7 @@ export interface HistoryTiming {
 export const HISTORY_TIMING: Readonly<HistoryTiming> = Object.freeze({
 	batchEveryMs: 1000,
 	batchCallFactor: 10,
-	sharedLookPauseMs: 1000,
-	lookFactor: 2,
-	lookPauseMinMs: 50,
-	lookPauseMaxMs: 1000,
+	lookPauseMs: 1000,
 	missingPauseMs: 1000,
 	rounds: 8,
 });
@@ -51,8 +44,9 @@ export interface HistoryEnd {
 /**
  * One run's use of the node's history. Every store call costs in proportion to the whole history,
  * so the run makes a fixed number of them whatever the number of files: a check (a second one when
- * files were seen before), a count, a record now and then while files finish (at most one a second,
- * and per ten times the longest call), and at the end a record and a look.
+ * files were seen before), a record now and then while files finish (at most one a second, and per
+ * ten times the longest call), and at the end a record (with a count beside it) and, where another
+ * execution may write the history too, a look.
  */
 export class RunHistory {
 	private readonly store: HistoryStore;
@@ -68,11 +62,17 @@ export class RunHistory {
 
 	private inFlight: Promise<void> | undefined;
 
-	private counted: Promise<number> | undefined;
+	/** Whether the check left files to upload (the end then reads the count, for the warning). */
+	private uploading = false;
 
 	private lastBatchAt = Number.NEGATIVE_INFINITY;
 
-	/** Whether other executions of the workflow may write the history at the same time. */
+	/**
+	 * Whether other executions of the workflow may write the history at the same time: every
+	 * production execution (schedule, webhook, form, sub-workflow, queue-mode workers). Runs from
+	 * the editor or `n8n execute` are started one at a time; they look only when their own record
+	 * shows that something else wrote the history during the run.
+	 */
 	private readonly shared: boolean;
 
 	constructor(
@@ -103,8 +103,7 @@ export class RunHistory {
 			known = uploaded.seen;
 		}
 		for (const key of unique) if (!known.has(key)) this.notDone.add(key);
-		// the count (for the warning near the cap) is read while the files go up
-		if (this.notDone.size > 0) this.counted = this.store.count().catch(() => 0);
+		this.uploading = this.notDone.size > 0;
 		this.lastBatchAt = this.now(); // the first batch comes a while after the check
 		return known;
 	}
@@ -133,27 +132,23 @@ export class RunHistory {
 	}
 
 	/**
-	 * The end of the run: records every key of the run, then looks once more after a pause. n8n
-	 * rewrites the list without a lock, so a call of another execution (a queue-mode worker, another
-	 * webhook call) that read it before this record can write it back without these keys; such a
-	 * call can take up to about a second on a busy worker, so executions that can run side by side
-	 * (production) wait a second, and runs from the editor or `n8n execute`, started one at a time,
-	 * twice as long as the record took. Keys found missing are recorded again and looked for a
-	 * second later. The "checked" entries of files not uploaded are removed, and the count read
-	 * during the run warns near the cap.
+	 * The end of the run: records every key of the run (the count for the warning near the cap is
+	 * read beside it, its reading overlapping the record's writing). n8n rewrites the list without a
+	 * lock, so a call of another execution that read it before this record can write it back
+	 * without these keys; such a call can take up to about a second on a busy worker. Where that can
+	 * happen (production executions), or where the record found that something else wrote over this
+	 * run's earlier entries, the node looks again a second later: keys found missing are recorded
+	 * again and looked for a second later. The "checked" entries of files not uploaded are removed.
 	 */
 	async finish(): Promise<HistoryEnd> {
 		await this.inFlight;
 		const end: HistoryEnd = { unrecorded: [] };
+		const counted = this.uploading ? this.store.count().catch(() => undefined) : undefined;
 		const all = [...this.done];
 		if (all.length > 0) {
-			const started = this.now();
 			try {
-				await this.store.record(all);
-				const { lookFactor, lookPauseMinMs, lookPauseMaxMs, sharedLookPauseMs } = this.timing;
-				const took = (this.now() - started) * lookFactor;
-				const short = Math.min(lookPauseMaxMs, Math.max(lookPauseMinMs, took));
-				await this.confirm(all, this.shared ? sharedLookPauseMs : short);
+				const added = await this.store.record(all);
+				if (this.shared || this.overwritten(added)) await this.confirm(all);
 			} catch {
 				end.unrecorded = all.filter((key) => !this.batched.has(key));
 			}
@@ -162,17 +157,27 @@ export class RunHistory {
 			// left behind, they would only cost the next run a question and its undo
 			await this.store.remove([...this.notDone].map(checkedEntry)).catch(() => undefined);
 		}
-		const count = await this.counted;
+		const count = await counted;
 		if (count !== undefined && count + 2 * all.length >= HISTORY_WARN_AT) {
 			end.warning = fullWarning(Math.min(HISTORY_ENTRIES, count + 2 * all.length));
 		}
 		return end;
 	}
 
-	/** Looks for the keys after `pause`, records the missing ones again, until a look finds none. */
-	private async confirm(keys: string[], pause: number): Promise<void> {
+	/**
+	 * Whether the end-of-run record had to add entries this run wrote before: the "checked" entry of
+	 * an uploaded file (written by the check) or the key of a file a batch recorded. Only another
+	 * writer removes them (the history's mark is left out: the cap drops it as the oldest entry).
+	 */
+	private overwritten(added: string[]): boolean {
+		const expected = new Set([...this.done].filter((key) => !this.batched.has(key)));
+		return added.some((entry) => entry !== VERSION_MARK && !expected.has(entry));
+	}
+
+	/** Looks for the keys a pause after the record, records the missing ones again, until a look finds none. */
+	private async confirm(keys: string[]): Promise<void> {
 		for (let round = 0; round < this.timing.rounds; round++) {
-			await sleep(round === 0 ? pause : this.timing.missingPauseMs);
+			await sleep(round === 0 ? this.timing.lookPauseMs : this.timing.missingPauseMs);
 			const missing = await this.store.record(keys).catch(() => []); // recorded once already
 			if (missing.length === 0) return;
 		}
