@@ -182,6 +182,24 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 		expect(stored(MARK)).toBe(true);
 	});
 
+	it('when the cap dropped the mark, a "checked" entry seen spares the question about the new keys', async () => {
+		const [known, fresh] = photosOf(2);
+		await run(photosOf(1));
+		const { key } = storedRow();
+		// the mark was the oldest entry: n8n dropped it at the cap, with every key older than it
+		writeRow(key, [`checked:${keyOf(known)}`, keyOf(known)]);
+		const { result, calls: made } = await run([known, fresh]);
+		expect(result.items.map((item) => item.json.outcome)).toEqual(['skipped', 'uploaded']);
+		// the key of the new file is never asked about (asking would write it before its upload)
+		expect(made.slice(0, 2).map((call) => `${call.method}:${call.values}`)).toEqual([
+			'checkProcessedAndRecord:3',
+			'checkProcessedAndRecord:1',
+		]);
+		expect(made.some((call) => call.method === 'removeProcessed')).toBe(false);
+		expect(stored(keyOf(fresh))).toBe(true);
+		expect(stored(MARK)).toBe(true);
+	});
+
 	it('uploads the same content twice in one input once; a copy goes up when the first one failed', async () => {
 		const [photo, other] = photosOf(2);
 		const same = await run([photo, other, photo], skipping({ concurrency: 1 }));

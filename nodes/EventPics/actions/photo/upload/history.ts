@@ -92,10 +92,11 @@ export class RunHistory {
 	async check(keys: string[]): Promise<Set<string>> {
 		const unique = [...new Set(keys)];
 		const { seen } = await this.store.ask([VERSION_MARK, ...unique.map(checkedEntry)]);
-		// an older history (or a lost mark) holds uploaded keys without their "checked" entry
-		const asked = seen.has(VERSION_MARK)
-			? unique.filter((key) => seen.has(checkedEntry(key)))
-			: unique;
+		// A history of an older version holds uploaded keys without their "checked" entry: the mark
+		// says it is not one. At the cap n8n drops the mark (the oldest entry, after every key of an
+		// older version); a "checked" entry seen says so too, and spares the question about new keys.
+		const marked = seen.has(VERSION_MARK) || unique.some((key) => seen.has(checkedEntry(key)));
+		const asked = marked ? unique.filter((key) => seen.has(checkedEntry(key))) : unique;
 		let known = new Set<string>();
 		if (asked.length > 0) {
 			const uploaded = await this.store.ask(asked);
