@@ -8,6 +8,7 @@
  *
  *   node test/tools/bench/dedupe.js [--files 200] [--kb 32] [--history 100000] [--latency 50]
  *                                   [--repeat 3] [--dist DIR] [--only empty,new,known,off]
+ *                                   [--cpu-prof DIR]
  *
  * Workflow: Manual Trigger, Read/Write Files from Disk (the files into n8n's binary store), EventPics
  * Photo > Upload with Skip Files Uploaded Before (the `off` scenario: without it). `n8n execute`
@@ -20,6 +21,7 @@
  * key) before issue 20, two since (its "checked" entry and its key, after the history's mark).
  * `--dist DIR` measures another build (e.g. main's) in place of this repo's dist/. After each run
  * the emulator must hold each new file once (nothing for `known`), or the run counts as broken.
+ * `--cpu-prof DIR` writes a V8 CPU profile of each `n8n execute` into DIR (where a store call's time goes).
  */
 
 const crypto = require('node:crypto');
@@ -47,7 +49,7 @@ const HISTORY_MARK = 'eventpics:history:2';
 
 const SCENARIOS = ['empty', 'new', 'known', 'off'];
 const USAGE =
-	'Usage: node test/tools/bench/dedupe.js [--files 200] [--kb 32] [--history 100000] [--latency 50] [--repeat 3] [--dist DIR] [--only empty,new,known,off]';
+	'Usage: node test/tools/bench/dedupe.js [--files 200] [--kb 32] [--history 100000] [--latency 50] [--repeat 3] [--dist DIR] [--only empty,new,known,off] [--cpu-prof DIR]';
 
 /** @param {string[]} argv */
 function parseArgs(argv) {
@@ -58,12 +60,14 @@ function parseArgs(argv) {
 		latency: 50,
 		repeat: 3,
 		dist: '',
+		cpuProf: '',
 		only: SCENARIOS,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const key = argv[i].replace(/^--/, '');
 		const value = argv[++i];
 		if (key === 'dist') options.dist = path.resolve(value);
+		else if (key === 'cpu-prof') options.cpuProf = path.resolve(value);
 		else if (key === 'only') options.only = value.split(',').filter((s) => SCENARIOS.includes(s));
 		else if (key in options && Number.isFinite(Number(value)))
 			/** @type {any} */ (options)[key] = Number(value);
@@ -108,11 +112,13 @@ function historyEntries(keys, twoPerFile) {
 /**
  * `n8n execute` with the peak RSS of its process. n8n 2.41.1 on Node 24.21 sometimes dies of a
  * signal while exiting: its printed execution still counts when it is complete.
- * @param {string} id @param {NodeJS.ProcessEnv} env
+ * @param {string} id @param {NodeJS.ProcessEnv} env @param {string} [cpuProf] a folder for a V8 CPU profile
  */
-function execute(id, env) {
+function execute(id, env, cpuProf = '') {
+	const profile = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [];
 	return new Promise((resolve, reject) => {
-		const child = spawn(paths.nodeBin, [paths.n8nBin, 'execute', `--id=${id}`, '--rawOutput'], {
+		const args = [...profile, paths.n8nBin, 'execute', `--id=${id}`, '--rawOutput'];
+		const child = spawn(paths.nodeBin, args, {
 			env,
 			cwd: env.N8N_USER_FOLDER,
 			stdio: ['ignore', 'pipe', 'pipe'],
@@ -239,7 +245,7 @@ async function main() {
 				await emulator.control('/__control/reset', 'POST');
 				await setHistory(histories[/** @type {keyof typeof histories} */ (scenario)]);
 				const workflow = scenario === 'off' ? workflows.off : workflows.on;
-				const { execution, peak } = /** @type {any} */ (await execute(workflow.id, env));
+				const { execution, peak } = /** @type {any} */ (await execute(workflow.id, env, options.cpuProf));
 				if (execution.status !== 'success')
 					throw new Error(`${scenario}: the run ended ${execution.status}`);
 				const run = execution.data.resultData.runData.Upload[0];
