@@ -40,6 +40,10 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 	const parameters = uploadParameters({ takenAtMode: 'none', options: { skipDuplicates: true } });
 	beforeAll(async () => (emu = await startEmulator()));
 	afterAll(async () => await emu.close());
+	beforeEach(() => {
+		clearDedupStore();
+		emu.reset();
+	});
 	afterEach(() => jest.restoreAllMocks());
 
 	/**
@@ -75,6 +79,12 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 				call.method === 'checkProcessedAndRecord' && call.values === 7,
 		);
 
+	/** The first run: its 3 files all stored. */
+	async function uploadAll(mode?: 'webhook') {
+		const first = await runEventPics({ emu, parameters, inputItems: input(), mode });
+		expect(first.items.map((item) => item.json.statusCode)).toEqual([200, 200, 200]);
+	}
+
 	async function expectAllSkippedNextRun() {
 		jest.restoreAllMocks();
 		const second = await runEventPics({ emu, parameters, inputItems: input() });
@@ -87,14 +97,11 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 	}
 
 	it('looks again after its record, records the lost keys again, and the next run skips every file', async () => {
-		clearDedupStore();
-		emu.reset();
 		// a production execution (a webhook's): other executions may write the list at any time
 		const struck = overwriteAfter(
 			(items, added) => isEndRecord(items) && added > 0 && struck.count === 0,
 		);
-		const first = await runEventPics({ emu, parameters, inputItems: input(), mode: 'webhook' });
-		expect(first.items.map((item) => item.json.statusCode)).toEqual([200, 200, 200]);
+		await uploadAll('webhook');
 		expect(struck.count).toBe(1);
 		// the end-of-run record, a look that found the 3 keys missing, a look that found none
 		expect(records()).toHaveLength(3);
@@ -102,8 +109,6 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 	});
 
 	it('in a run from the editor, looks again when its record finds that something else wrote over the run', async () => {
-		clearDedupStore();
-		emu.reset();
 		// a run from the editor looks only on evidence: here another writer wrote over its check
 		// (the mark and the 3 "checked" entries) and then over its end-of-run record
 		const struck = overwriteAfter(
@@ -111,18 +116,14 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 				(items.length === 4 && items.includes(MARK) && struck.count === 0) ||
 				(isEndRecord(items) && added > 0 && struck.count === 1),
 		);
-		const first = await runEventPics({ emu, parameters, inputItems: input() });
-		expect(first.items.map((item) => item.json.statusCode)).toEqual([200, 200, 200]);
+		await uploadAll();
 		expect(struck.count).toBe(2);
 		expect(records()).toHaveLength(3);
 		await expectAllSkippedNextRun();
 	});
 
 	it('in a run from the editor with no sign of another writer, records once and does not look', async () => {
-		clearDedupStore();
-		emu.reset();
-		const first = await runEventPics({ emu, parameters, inputItems: input() });
-		expect(first.items.map((item) => item.json.statusCode)).toEqual([200, 200, 200]);
+		await uploadAll();
 		expect(records()).toHaveLength(1);
 		await expectAllSkippedNextRun();
 	});
