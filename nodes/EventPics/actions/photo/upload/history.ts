@@ -62,9 +62,6 @@ export class RunHistory {
 
 	private inFlight: Promise<void> | undefined;
 
-	/** Whether the check left files to upload (the end then reads the count, for the warning). */
-	private uploading = false;
-
 	private lastBatchAt = Number.NEGATIVE_INFINITY;
 
 	/**
@@ -104,7 +101,6 @@ export class RunHistory {
 			known = uploaded.seen;
 		}
 		for (const key of unique) if (!known.has(key)) this.notDone.add(key);
-		this.uploading = this.notDone.size > 0;
 		this.lastBatchAt = this.now(); // the first batch comes a while after the check
 		return known;
 	}
@@ -144,7 +140,9 @@ export class RunHistory {
 	async finish(): Promise<HistoryEnd> {
 		await this.inFlight;
 		const end: HistoryEnd = { unrecorded: [] };
-		const counted = this.uploading ? this.store.count().catch(() => undefined) : undefined;
+		// files were to go up (uploaded now, or left): the count, for the warning
+		const uploading = this.done.size + this.notDone.size > 0;
+		const counted = uploading ? this.store.count().catch(() => undefined) : undefined;
 		const all = [...this.done];
 		if (all.length > 0) {
 			try {
