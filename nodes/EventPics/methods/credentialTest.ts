@@ -9,6 +9,7 @@ import { parseEventsResponse } from '../helpers/events';
 import { headerText, parseBody, REDIRECT_STATUSES } from '../transport/answer';
 import type { ProbeResult } from '../transport/credentialProbe';
 import { PROBE_LIMITS, probeEvents } from '../transport/credentialProbe';
+import { networkKind } from '../transport/failures';
 import { shownDuration } from '../transport/transferWatch';
 import { shownSize } from '../helpers/size';
 
@@ -19,19 +20,22 @@ const error = (message: string): INodeCredentialTestResult => ({ status: 'Error'
 /** What an address that got no answer means, in words, with what to do. */
 function noAnswer(host: string, probe: Extract<ProbeResult, { reason: 'noAnswer' }>): string {
 	if (probe.ssrf) return `n8n's SSRF protection blocked the Base URL (${host}): ${probe.ssrf}`;
-	const code = probe.code;
-	if (code === 'ECONNREFUSED')
-		return `Nothing answers at ${host}: the connection was refused. Check the Base URL. ${KEEP_DEFAULT} For the emulator, start it first (npm run emulator).`;
-	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-		return `The host name in the Base URL (${host}) was not found. Check it for typos. ${KEEP_DEFAULT}`;
-	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ERR_SOCKET_CONNECTION_TIMEOUT')
-		return `${host} did not answer within ${shownDuration(PROBE_LIMITS.totalMs)}. Check the Base URL, and that n8n can reach it (a proxy or firewall may stop it).`;
-	if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|TLS|SSL/.test(code))
-		return `The HTTPS certificate of ${host} is not trusted, so the key was not sent. Check the Base URL. ${KEEP_DEFAULT}`;
-	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE')
-		return `${host} closed the connection before it answered. Check the Base URL and test again.`;
-	if (code === 'ERR_INVALID_URL') return `The Base URL is not a valid address. ${KEEP_DEFAULT}`;
-	return `No answer came from ${host}. Check the Base URL and the network of the n8n machine, then test again.`;
+	switch (networkKind(probe.code)) {
+		case 'refused':
+			return `Nothing answers at ${host}: the connection was refused. Check the Base URL. ${KEEP_DEFAULT} For the emulator, start it first (npm run emulator).`;
+		case 'notFound':
+			return `The host name in the Base URL (${host}) was not found. Check it for typos. ${KEEP_DEFAULT}`;
+		case 'timedOut':
+			return `${host} did not answer within ${shownDuration(PROBE_LIMITS.totalMs)}. Check the Base URL, and that n8n can reach it (a proxy or firewall may stop it).`;
+		case 'certificate':
+			return `The HTTPS certificate of ${host} is not trusted, so the key was not sent. Check the Base URL. ${KEEP_DEFAULT}`;
+		case 'closed':
+			return `${host} closed the connection before it answered. Check the Base URL and test again.`;
+		case 'invalidUrl':
+			return `The Base URL is not a valid address. ${KEEP_DEFAULT}`;
+		default:
+			return `No answer came from ${host}. Check the Base URL and the network of the n8n machine, then test again.`;
+	}
 }
 
 /** What a status means for this credential, in words, with what to do. */

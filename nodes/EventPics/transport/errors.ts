@@ -43,6 +43,11 @@ function triedText(context: FailureContext): string {
 	return ` Tried ${context.attempts} times over about ${seconds(context.elapsedMs ?? 0)}.`;
 }
 
+/** The network error code of a request that got no answer (its message says it in words). */
+function networkCodeText(failure: Failure): string {
+	return failureKind(failure) === 'noAnswer' ? ` Network error code: ${failure.networkCode}.` : '';
+}
+
 function refusedWaitText(context: FailureContext): string {
 	const refused = context.waitRefused;
 	if (!refused) return '';
@@ -164,7 +169,7 @@ export function failureToError(
 	const shown = 'summary' in failed ? showFailure(failed, context.secret) : failed;
 	const { failure, message, response } = shown;
 	const description = capText(
-		`${adviceFor(failure, context)}${refusedWaitText(context)}${triedText(context)}${(context.brokenTransfers ?? []).map((text) => ` ${text}`).join('')}`,
+		`${adviceFor(failure, context)}${networkCodeText(failure)}${refusedWaitText(context)}${triedText(context)}${(context.brokenTransfers ?? []).map((text) => ` ${text}`).join('')}`,
 		MAX_ERROR_TEXT,
 	);
 	if (response === undefined) {

@@ -118,7 +118,6 @@ describe('uploads over a slow uplink', () => {
 			parameters: uploadParameters({ options: { maxAttempts: 2, maxTotalWaitSeconds: 1 } }),
 			inputItems: [video(randomBytes(4 * MiB))],
 		});
-		// (the message is n8n's own text for a reset: it replaces any message naming ECONNRESET)
 		const description = String(result.nodeError?.description);
 		expect(description).toMatch(
 			/Try 1 of the upload was moving when it broke off: [\d.]+ MiB of 4 MiB had been sent when the connection broke \(E[A-Z]+\)\. Try 2 of the upload was moving when it broke off: /,

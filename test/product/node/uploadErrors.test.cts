@@ -342,6 +342,33 @@ describe('Photo > Upload: retries that lose nothing', () => {
 		expect(emu.requests.filter((r) => r.server === 'storage')).toHaveLength(2);
 	});
 
+	it('names the request that got no answer in words, and its network code in the description', async () => {
+		// n8n swaps a message naming ECONNRESET & co. for a generic one that does not say which request
+		emu.addFault({ endpoint: 'put', kind: 'reset' });
+		const reset = await runEventPics({
+			emu,
+			parameters: upload({ options: { maxAttempts: 2 } }),
+			inputItems: [photo('reset.jpg', 5000)],
+		});
+		expect(reset.nodeError?.message).toBe(
+			'Uploading the file to the upload address (PUT) got no answer: the server closed the connection before it answered',
+		);
+		expect(reset.nodeError?.description).toMatch(
+			/^No answer came back\. Check the network and the Base URL in the credential, then run the workflow again\. Network error code: (ECONNRESET|EPIPE)\. Tried 2 times/,
+		);
+		emu.reset();
+		const nobody = await runEventPics({
+			emu,
+			baseUrl: 'http://127.0.0.1:9',
+			parameters: upload({ options: { maxAttempts: 1 } }),
+			inputItems: [photo()],
+		});
+		expect(nobody.nodeError?.message).toBe(
+			'Listing the events (GET /geteventsandalbums) got no answer: the server refused the connection (nothing listens there)',
+		);
+		expect(nobody.nodeError?.description).toContain('Network error code: ECONNREFUSED.');
+	});
+
 	it('stops a 429 storm when the total wait would pass Max Total Wait', async () => {
 		emu.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 429, retryAfter: 30 });
 		const started = Date.now();
