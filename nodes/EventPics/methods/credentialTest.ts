@@ -9,7 +9,7 @@ import { parseEventsResponse } from '../helpers/events';
 import { headerText, parseBody, REDIRECT_STATUSES } from '../transport/answer';
 import type { ProbeResult } from '../transport/credentialProbe';
 import { PROBE_LIMITS, probeEvents } from '../transport/credentialProbe';
-import { networkKind } from '../transport/failures';
+import { networkKind } from '../transport/networkWords';
 import { shownDuration } from '../transport/transferWatch';
 import { shownSize } from '../helpers/size';
 
