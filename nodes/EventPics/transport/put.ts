@@ -42,6 +42,7 @@ function watchFailure(
 	watch: TransferWatch,
 	put: PutRequest,
 	sent: { bytes: number; whole: boolean },
+	answering: boolean,
 ): Failure {
 	const label = stepLabel('put');
 	const timeout = `${shownDuration(put.timeoutMs)}${put.timeoutName ? ` (${put.timeoutName})` : ''}`;
@@ -53,6 +54,13 @@ function watchFailure(
 			step: 'put',
 			networkCode: 'TOO_SLOW',
 			summary: `${label} did not finish within ${allowed}: ${put.timeoutName ?? 'the stall limit'} plus the time its ${shownSize(put.size)} take at 256 kbit/s. n8n holds this file in memory, where the node cannot see its bytes leave, so this is its limit instead of a stall.`,
+		};
+	}
+	if (answering) {
+		return {
+			step: 'put',
+			networkCode: 'STALLED',
+			summary: `${label} sent all ${shownSize(put.size)} and the storage began to answer, but its answer did not end within ${timeout}, so the node stopped waiting.`,
 		};
 	}
 	const summary = sent.whole
@@ -164,6 +172,7 @@ async function request(ctx: EventPicsContext, put: PutRequest, signal: AbortSign
 export async function sendPut(ctx: EventPicsContext, put: PutRequest): Promise<PutTry> {
 	const { watch, sent } = watchPut(put);
 	const signal = withCancel(ctx, watch.signal);
+	let answering = false;
 	const ended = (failure: Failure): PutTry => ({
 		result: { ok: false, failure },
 		sentBytes: sent.bytes,
@@ -171,7 +180,11 @@ export async function sendPut(ctx: EventPicsContext, put: PutRequest): Promise<P
 		cause: causeOf(watch, put, failure, sent.whole),
 	});
 	const stoppedOr = (error: unknown) =>
-		ended(watch.stopped ? watchFailure(watch, put, { ...sent }) : networkFailure('put', error));
+		ended(
+			watch.stopped
+				? watchFailure(watch, put, { ...sent }, answering)
+				: networkFailure('put', error),
+		);
 	try {
 		let response: IN8nHttpFullResponse;
 		try {
@@ -181,7 +194,11 @@ export async function sendPut(ctx: EventPicsContext, put: PutRequest): Promise<P
 		}
 		const { statusCode } = response;
 		const stream = response.body as AnswerStream;
-		const read = await readAnswer(stream, MAX_PUT_ANSWER_BYTES, signal, watch.moved);
+		// the answer has Timeout from its headers to its end: its bytes do not restart the clock, so a
+		// storage that sends headers and then a byte now and then cannot hold the node
+		watch.moved(0);
+		answering = true;
+		const read = await readAnswer(stream, MAX_PUT_ANSWER_BYTES, signal);
 		if (!read.ok) {
 			if (read.reason === 'tooLarge')
 				return ended(tooLargeFailure('put', statusCode, MAX_PUT_ANSWER_BYTES));

@@ -200,4 +200,21 @@ describe('security: every wait is bounded and every answer capped', () => {
 		expect(result.nodeError?.description).toContain('The connection to the storage stopped moving data.');
 		expect(seconds).toBeLessThan(4.5);
 	});
+
+	it('a PUT whose answer drips (headers, then a byte every 300 ms) ends Timeout after the headers', async () => {
+		// each byte of the answer used to restart the wait: such a storage held the node for weeks
+		emu.addFault({ endpoint: 'put', kind: 'drip', ms: 300 });
+		const [result, seconds] = await timed(() =>
+			runEventPics({
+				emu,
+				parameters: uploadParameters({ options: { timeoutSeconds: 1, maxAttempts: 1 } }),
+				inputItems: [photo()],
+			}),
+		);
+		expect(result.nodeError?.message).toBe(
+			'Uploading the file to the upload address (PUT) sent all 800 bytes and the storage began to answer, but its answer did not end within 1 s (Timeout), so the node stopped waiting',
+		);
+		expect(emu.uploads).toHaveLength(0);
+		expect(seconds).toBeLessThan(30);
+	});
 });

@@ -30,7 +30,7 @@ const ONLY_ON = /** @type {Record<string, string[]>} */ ({
 	expiredUrl: ['getuploadurl'],
 	badSignature: ['getuploadurl'],
 	redirect: ['geteventsandalbums', 'getuploadurl'],
-	drip: ['geteventsandalbums', 'getuploadurl', 'download'],
+	drip: ['geteventsandalbums', 'getuploadurl', 'put', 'download'],
 	endless: ['geteventsandalbums', 'getuploadurl', 'download'],
 	huge: ['geteventsandalbums', 'getuploadurl', 'put'],
 });
