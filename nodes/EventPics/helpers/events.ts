@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { oneLine } from './text';
+import { INVISIBLE, oneLine } from './text';
 
 /**
  * Longest title kept. Titles come from the service and are shown in outputs, dropdowns, errors and
@@ -22,6 +22,18 @@ export interface EventSummary {
 	albums: Album[];
 }
 
+/**
+ * An id as the node takes it: text or a number, at most MAX_ID characters, with no invisible
+ * character (a bidi control would show "ab\u202Edc" as "abcd" in outputs); else the event or album
+ * is left out of the list. Ids are sent back to the service as they are, so they are never changed.
+ */
+function idOf(...values: unknown[]): string | undefined {
+	const id = values.map(asText).find((value) => value !== undefined);
+	if (id === undefined || id.length > MAX_ID) return undefined;
+	INVISIBLE.lastIndex = 0;
+	return INVISIBLE.test(id) ? undefined : id;
+}
+
 function asText(value: unknown): string | undefined {
 	if (typeof value === 'string' && value !== '') return value;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -38,16 +50,16 @@ function titleOf(value: unknown, id: string): string {
 function normalizeAlbum(raw: unknown): Album | undefined {
 	if (typeof raw !== 'object' || raw === null) return undefined;
 	const album = raw as IDataObject;
-	const id = asText(album.id) ?? asText(album.albumId);
-	if (id === undefined || id.length > MAX_ID) return undefined;
+	const id = idOf(album.id, album.albumId);
+	if (id === undefined) return undefined;
 	return { id, title: titleOf(album.title, id) };
 }
 
 function normalizeEvent(raw: unknown): EventSummary | undefined {
 	if (typeof raw !== 'object' || raw === null) return undefined;
 	const event = raw as IDataObject;
-	const linkId = asText(event.linkId);
-	if (linkId === undefined || linkId.length > MAX_ID) return undefined;
+	const linkId = idOf(event.linkId);
+	if (linkId === undefined) return undefined;
 	const albums = Array.isArray(event.albums)
 		? event.albums.map(normalizeAlbum).filter((a): a is Album => a !== undefined)
 		: [];
@@ -62,8 +74,14 @@ export function parseEventsResponse(body: unknown): EventSummary[] | undefined {
 	return events.map(normalizeEvent).filter((e): e is EventSummary => e !== undefined);
 }
 
-export function matchesFilter(filter: string | undefined, ...texts: string[]): boolean {
-	if (!filter) return true;
+/**
+ * The test of a dropdown's search text, built once per search: the text is lower-cased once, and a
+ * text longer than any title or id (a megabyte pasted into the search box) matches nothing at once,
+ * so a search costs the same whatever was typed.
+ */
+export function searchMatcher(filter: string | undefined): (...texts: string[]) => boolean {
+	if (!filter) return () => true;
+	if (filter.length > MAX_ID) return () => false;
 	const needle = filter.toLowerCase();
-	return texts.some((text) => text.toLowerCase().includes(needle));
+	return (...texts) => texts.some((text) => text.toLowerCase().includes(needle));
 }

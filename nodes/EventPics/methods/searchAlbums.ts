@@ -5,7 +5,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { matchesFilter } from '../helpers/events';
+import { searchMatcher } from '../helpers/events';
 import { eventNotOfKey, NO_ALBUM } from '../helpers/naming';
 import { loadEvents } from './loadEvents';
 
@@ -40,8 +40,9 @@ export async function searchAlbums(
 		throw new NodeOperationError(this.getNode(), eventNotOfKey(events, linkId));
 	}
 	if (event.albums.length === 0) return { results: [EVENT_HAS_NO_ALBUMS_ENTRY] };
+	const matches = searchMatcher(filter);
 	const albums = event.albums
-		.filter((album) => matchesFilter(filter, album.title, album.id))
+		.filter((album) => matches(album.title, album.id))
 		.map((album) => ({ name: album.title, value: album.id }));
 	return { results: filter ? albums : [NO_ALBUM_ENTRY, ...albums] };
 }

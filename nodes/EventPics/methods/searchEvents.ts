@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { matchesFilter } from '../helpers/events';
+import { searchMatcher } from '../helpers/events';
 import { loadEvents } from './loadEvents';
 
 export async function searchEvents(
@@ -8,9 +8,10 @@ export async function searchEvents(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const events = await loadEvents(this);
+	const matches = searchMatcher(filter);
 	return {
 		results: events
-			.filter((event) => matchesFilter(filter, event.title, event.linkId))
+			.filter((event) => matches(event.title, event.linkId))
 			.map((event) => ({ name: event.title, value: event.linkId })),
 	};
 }
