@@ -43,9 +43,11 @@ export async function forEachItem(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const results = await work(itemIndex);
-			output.push(
-				...ctx.helpers.constructExecutionMetaData(results, { itemData: { item: itemIndex } }),
-			);
+			// one by one: spreading 150,000 results into push() overflows the call stack
+			for (const result of ctx.helpers.constructExecutionMetaData(results, {
+				itemData: { item: itemIndex },
+			}))
+				output.push(result);
 		} catch (error) {
 			const nodeError = asNodeError(ctx, error, itemIndex);
 			if (!ctx.continueOnFail()) throw nodeError;

@@ -7,6 +7,19 @@ describe('Event and Album operations in the real engine', () => {
 	afterAll(async () => await emu.close());
 	beforeEach(() => emu.reset());
 
+	it('Event > Get Many with Return All lists 150,000 events (3 MB, under the 4 MiB the node reads)', async () => {
+		const events = Array.from({ length: 150_000 }, (_, i) => ({ linkId: String(100_000 + i) }));
+		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'badJson', body: JSON.stringify({ events }) });
+		const { items, status, nodeError } = await runEventPics({
+			emu,
+			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+		});
+		expect(nodeError?.message).toBeUndefined();
+		expect(status).toBe('success');
+		expect(items).toHaveLength(150_000);
+		expect(items[149_999].json).toEqual({ linkId: '249999', title: '249999', albumCount: 0, albums: [] });
+	});
+
 	it("Event > Get Many lists the key's events with their albums, both id spellings read as id", async () => {
 		const { items, status } = await runEventPics({
 			emu,
