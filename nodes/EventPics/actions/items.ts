@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { checkNumber, NUMBER_RULES, rangeText } from '../helpers/numberOption';
+import { shown } from '../helpers/text';
 
 export type NodeError = NodeApiError | NodeOperationError;
 
@@ -13,6 +14,29 @@ export function itemError(
 	description: string,
 ): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+}
+
+/**
+ * A switch of the item (`name`, shown as `label`), whatever an expression gave: true or false, or the
+ * text "true" or "false" (the text "false" is not on); anything else is an error naming the field.
+ */
+export function readSwitch(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	label: string,
+): boolean {
+	const value: unknown = ctx.getNodeParameter(name, itemIndex, false);
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return text === 'true';
+	const given = typeof value === 'string' ? `"${value}"` : String(JSON.stringify(value));
+	throw itemError(
+		ctx,
+		itemIndex,
+		`"${label}" of item ${itemIndex} must be true or false, not ${shown(given)}`,
+		`Turn "${label}" on or off; when it is an expression, make it give true or false.`,
+	);
 }
 
 /** Any error as a NodeApiError or NodeOperationError naming the item. */
@@ -59,7 +83,7 @@ export async function forEachItem(
 
 /** Applies Return All / Limit of a Get Many operation. */
 export function applyLimit<T>(ctx: IExecuteFunctions, itemIndex: number, list: T[]): T[] {
-	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return list;
+	if (readSwitch(ctx, itemIndex, 'returnAll', 'Return All')) return list;
 	const rule = NUMBER_RULES.limit;
 	const check = checkNumber(ctx.getNodeParameter('limit', itemIndex, 50), rule);
 	if (!check.ok) {

@@ -82,7 +82,8 @@ export async function resolveBinary(
 ): Promise<BinaryLookup> {
 	const item = ctx.getInputData()[itemIndex];
 	const binaries = item?.binary ?? {};
-	const binary = binaries[propertyName];
+	// own fields only: "__proto__" or "constructor" name no file
+	const binary = Object.hasOwn(binaries, propertyName) ? binaries[propertyName] : undefined;
 	if (!binary) return { ok: false, problem: 'noField', present: Object.keys(binaries) };
 	if (binary.id) {
 		const { id } = binary;

@@ -63,6 +63,47 @@ describe('Photo > Upload: several files per item', () => {
 		]);
 	});
 
+	it('Upload All Binary Fields set to the text "false" by an expression stays off; other text is an error naming the field', async () => {
+		const off = await runEventPics({
+			emu,
+			parameters: upload({ allBinaryFields: '={{ "false" }}' }),
+			inputItems: [item()],
+		});
+		expect(off.nodeError?.message).toBeUndefined();
+		expect(off.items.map((i) => i.json.binaryField)).toEqual(['data']);
+		const on = await runEventPics({
+			emu,
+			parameters: upload({ allBinaryFields: '={{ "true" }}' }),
+			inputItems: [item()],
+		});
+		expect(on.items.map((i) => i.json.binaryField)).toEqual(['data', 'photo2', 'clip']);
+		emu.reset();
+		const bad = await runEventPics({
+			emu,
+			parameters: upload({ allBinaryFields: '={{ "yes please" }}' }),
+			inputItems: [item()],
+		});
+		expect(bad.nodeError?.message).toBe(
+			'"Upload All Binary Fields" of item 0 must be true or false, not "yes please"',
+		);
+		expect(bad.nodeError?.description).toBe(
+			'Turn "Upload All Binary Fields" on or off; when it is an expression, make it give true or false.',
+		);
+		expect(emu.uploads).toHaveLength(0);
+	});
+
+	it('a binary field named __proto__ is a missing field like any other', async () => {
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ binaryPropertyName: '__proto__' }),
+			inputItems: [item()],
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0 has no binary field "__proto__" (it has: data, photo2, clip)',
+		);
+		expect(emu.uploads).toHaveLength(0);
+	});
+
 	it('names a missing field of the list', async () => {
 		const { nodeError } = await runEventPics({
 			emu,

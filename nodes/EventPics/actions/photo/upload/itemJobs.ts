@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { sanitizeFileName } from '../../../helpers/fileName';
 import { albumNotInEvent, albumTitleElsewhere } from '../../../helpers/naming';
 import { parseTakenAt } from '../../../helpers/takenAt';
-import { itemError } from '../../items';
+import { itemError, readSwitch } from '../../items';
 import type { Account } from '../../account';
 import { chosenEvent, readLocator } from '../../account';
 import { shownUrl } from '../../../transport/downloadRefusals';
@@ -147,7 +147,7 @@ async function binaryJobs(
 	eventFacts: FileFacts,
 ): Promise<UploadJob[]> {
 	const { itemIndex } = base;
-	const all = ctx.getNodeParameter('allBinaryFields', itemIndex, false) as boolean;
+	const all = readSwitch(ctx, itemIndex, 'allBinaryFields', 'Upload All Binary Fields');
 	const list = all ? '' : String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 	const names = binaryFieldNames(ctx, itemIndex, all, list);
 	const lookup = await binarySources(ctx, itemIndex, names, all);
