@@ -6,6 +6,7 @@ import type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
 import { brokeOff, checkAddress, failedRequest, shownUrl, stopped } from './downloadRefusals';
 import { watchDownload } from './downloadWatch';
 import { headerText, REDIRECT_STATUSES } from './answer';
+import { egressRefusal } from './egress';
 import { callerWith, withCancel } from './signals';
 import type { TransferWatch } from './transferWatch';
 import { SLOWEST_LINK_BYTES_PER_SECOND, watchTransfer } from './transferWatch';
@@ -145,6 +146,9 @@ async function followAndStore(
 	for (let redirects = 0; ; redirects++) {
 		const refused = checkAddress(url, limits, redirects);
 		if (refused) return { ok: false, refusal: refused };
+		const internal = limits.allowInternal ? undefined : await egressRefusal(ctx, url);
+		if (internal)
+			return { ok: false, refusal: { kind: 'internal', host: url.host, internal, redirects } };
 		let response: IN8nHttpFullResponse;
 		try {
 			response = await getOnce(ctx, url.href, signal);

@@ -8,7 +8,7 @@ import { NO_SIGNALS } from './pacing';
 import type { PutTry } from './put';
 import { isStream, sendPut } from './put';
 import { successOrFailure } from './request';
-import { refusedUploadAddress } from './uploadAddress';
+import { refusedByEgress, refusedUploadAddress } from './uploadAddress';
 import type { RetryPolicy } from './retryPolicy';
 import type { EventPicsContext, HttpAnswer } from './types';
 import type { AttemptOutcome, RetryResult } from './retryLoop';
@@ -125,7 +125,10 @@ class UploadTries {
 			return { failure: signed.failure, retry: isTransient(signed.failure) };
 		}
 		this.signals.succeeded(Date.now() - askedAt);
-		const refused = refusedUploadAddress(signed.value, baseUrl, this.spec.allowInternal === true);
+		const allowInternal = this.spec.allowInternal === true;
+		const refused =
+			refusedUploadAddress(signed.value, baseUrl, allowInternal) ??
+			(await refusedByEgress(ctx, signed.value, baseUrl, allowInternal));
 		if (refused) return { failure: refused, retry: false };
 		this.uploadUrl = signed.value;
 		this.issuedAt = Date.now();

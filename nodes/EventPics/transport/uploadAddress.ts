@@ -1,7 +1,8 @@
 import { internalHostReason } from '../helpers/address';
 import { shown } from '../helpers/text';
 import { stepLabel } from './failures';
-import type { Failure } from './types';
+import { egressRefusal } from './egress';
+import type { EventPicsContext, Failure } from './types';
 
 /**
  * Why the node will not send a file to the upload address `getuploadurl` answered, or undefined
@@ -33,6 +34,25 @@ export function refusedUploadAddress(
 			`${origin} points into an internal network: "${shown(target.host)}" is ${internal}`,
 		);
 	return undefined;
+}
+
+/**
+ * The same rule for a host name: n8n's egress filter (transport/egress.ts) resolves it, where this
+ * n8n has one; skipped where an internal address may be used (see refusedUploadAddress).
+ */
+export async function refusedByEgress(
+	ctx: EventPicsContext,
+	uploadUrl: string,
+	baseUrl: string,
+	allowInternal: boolean,
+): Promise<Failure | undefined> {
+	if (allowInternal || internalHostReason(new URL(baseUrl).hostname)) return undefined;
+	const target = new URL(uploadUrl);
+	const internal = await egressRefusal(ctx, target);
+	if (!internal) return undefined;
+	return refusal(
+		`"${shown(target.origin)}" points into an internal network: "${shown(target.host)}" is ${internal}`,
+	);
 }
 
 function refusal(why: string): Failure {

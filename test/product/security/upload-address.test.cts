@@ -10,6 +10,7 @@ import {
 	startEmulator,
 	uploadParameters,
 } from '../node/fixture.cts';
+import { resolveNames } from '../node/names.cts';
 import type { TlsFront } from '../node/tlsFront.cts';
 import { startTlsFront } from '../node/tlsFront.cts';
 
@@ -53,6 +54,8 @@ beforeAll(async () => {
 	// built (at the first request), so they are set before anything is sent
 	ssrf.enabled = false;
 	ssrf.allowedIpRanges = ['127.0.0.1/32'];
+	// the test world's DNS, for n8n's egress filter (../node/names.cts)
+	resolveNames({ 'photos.example.test': '10.9.8.7' });
 	emu = await startEmulator();
 	front = await startTlsFront(emu);
 	leaky = createServer(front.serverOptions, (req, res) => {
@@ -132,6 +135,20 @@ describe('security: the upload address follows the URL source rules, against the
 		);
 		expect(puts()).toHaveLength(0);
 		expect(emu.requests.filter((r) => r.url === '/getuploadurl')).toHaveLength(1);
+	});
+
+	it("a public-looking name that resolves to a private address is refused by n8n's egress filter, before any request", async () => {
+		emu.addFault({
+			endpoint: 'getuploadurl',
+			kind: 'noUploadUrl',
+			value: 'https://photos.example.test/bucket/p.jpg?sig=1',
+		});
+		const result = await upload();
+		expect(result.nodeError?.message).toBe(
+			`${REFUSED}"https://photos.example.test" points into an internal network: "photos.example.test" is a name that resolves to 10.9.8.7, an address n8n's egress filter restricts. Nothing was sent there`,
+		);
+		expect(puts()).toHaveLength(0);
+		expect(front.tunnels).not.toContain('photos.example.test');
 	});
 
 	it('a loopback server is refused without a request, so nothing it would say reaches the error', async () => {
