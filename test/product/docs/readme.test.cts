@@ -1,7 +1,10 @@
-// Facts in README.md (for n8n users) and CONTRIBUTING.md (for developers): the node's labels, the
-// credential's fields, links and anchors that resolve, scripts that exist. Not the documents' shape.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Facts in README.md (for n8n users), docs/*.md (for operators and reviewers) and CONTRIBUTING.md (for
+// developers): the node's labels, the credential's fields, links and anchors that resolve, scripts that
+// exist. Every name is read from the node, trigger and credential classes (nodes/, credentials/, compiled
+// by ts-jest), never from a list here, so a renamed or folded option fails these tests until the
+// documents follow.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -9,10 +12,30 @@ import { credentialTypes, NODE_TYPE, nodeTypes } from '../node/fixture.cts';
 import { TRIGGER_TYPE, triggerTypes } from '../node/triggerFixture.cts';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const DOCS = ['README.md', 'CONTRIBUTING.md'];
+/** The pages for operators and reviewers, linked from the README. */
+const OPERATOR_DOCS = readdirSync(join(ROOT, 'docs'))
+	.filter((name) => name.endsWith('.md'))
+	.map((name) => `docs/${name}`);
+const DOCS = ['README.md', 'CONTRIBUTING.md', ...OPERATOR_DOCS];
 const text = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const readme = text('README.md');
 const pkg = JSON.parse(text('package.json'));
+
+const node = nodeTypes[NODE_TYPE].description;
+const trigger = triggerTypes[TRIGGER_TYPE].description;
+const credential = credentialTypes.eventPicsApi;
+
+/** The options of Photo > Upload: the collection shown for that operation. */
+const uploadOptions = (): string[] =>
+	node.properties
+		.filter(
+			(property) =>
+				property.type === 'collection' &&
+				property.displayOptions?.show?.operation?.includes('upload'),
+		)
+		.flatMap((property) =>
+			(property.options as INodeProperties[]).map((option) => option.displayName),
+		);
 
 /** Every field name a user sees in the node, options and choices included. */
 function labels(properties: INodeProperties[]): string[] {
@@ -67,7 +90,113 @@ function section(doc: string, heading: string): string {
 	return doc.slice(start, end === -1 ? undefined : end);
 }
 
-describe('README.md and CONTRIBUTING.md', () => {
+/** The README's sections for users: everything before its Development section. */
+function userSections(): string {
+	const end = readme.indexOf('\n## Development\n');
+	return end === -1 ? readme : readme.slice(0, end);
+}
+
+/** A document's prose: fenced blocks and inline code dropped, link targets dropped (their text kept). */
+function prose(doc: string): string {
+	return doc
+		.replace(/^```[^]*?^```/gm, '')
+		.replace(/`[^`\n]*`/g, '')
+		.replace(/\]\([^)\s]*\)/g, ']');
+}
+
+/** Words that may stand lower case inside a label ("Use the Upload Time", "Import from File"). */
+const SMALL_WORDS = new Set(
+	'a an the of on to from in by for and or as with at using no'.split(' '),
+);
+
+/** A phrase written as a label: words and parentheses only, each word capitalized but small words. */
+function looksLikeLabel(phrase: string): boolean {
+	if (!/^[\p{L}\p{N} ()/-]+$/u.test(phrase)) return false;
+	const words = phrase
+		.split(' ')
+		.map((word) => word.replace(/[()]/g, ''))
+		.filter(Boolean);
+	if (words.length === 0 || !/^\p{Lu}/u.test(words[0])) return false;
+	return words.every(
+		(word) => /^[\p{Lu}\p{N}]/u.test(word) || SMALL_WORDS.has(word.toLowerCase()),
+	);
+}
+
+/**
+ * The label-like phrases a document emphasizes (`*X*`, `**X**`) or quotes (`"X"`), split at a
+ * field's choice (`Source: URL`), a path (`Options > Timeout`) and a resource's operation
+ * (`Photo → Upload`).
+ */
+function emphasizedLabels(doc: string): string[] {
+	const text = prose(doc);
+	const phrases: string[] = [];
+	for (const match of text.matchAll(/\*\*([^*\n]+)\*\*/g)) phrases.push(match[1]);
+	const single = text.replace(/\*\*([^*\n]+)\*\*/g, '');
+	for (const match of single.matchAll(/(?<![\w*])\*([^*\s][^*\n]*?)\*(?![\w*])/g))
+		phrases.push(match[1]);
+	for (const match of text.matchAll(/"([^"\n]+)"/g)) phrases.push(match[1]);
+	return [
+		...new Set(
+			phrases.flatMap((phrase) => phrase.split(/: | → | > /)).filter(looksLikeLabel),
+		),
+	];
+}
+
+/** Every name this package shows in n8n: labels, choices, resources, operations, locator modes, types. */
+function packageNames(): Set<string> {
+	const names = new Set<string>([
+		...labels(node.properties),
+		...labels(trigger.properties),
+		...labels(credential.properties),
+		node.displayName,
+		`${node.displayName} Tool`, // n8n's name for the node's AI tool variant
+		trigger.displayName,
+		credential.displayName,
+	]);
+	for (const property of [...node.properties, ...trigger.properties]) {
+		if (['resource', 'operation'].includes(property.name))
+			for (const option of property.options as Array<{ name: string }>) names.add(option.name);
+		for (const mode of property.modes ?? []) names.add(mode.displayName);
+	}
+	return names;
+}
+
+/**
+ * Names of n8n itself (its menus, settings, nodes and notices) and of the storage that the documents
+ * emphasize. None is a field or option of this package: a stale option name is not hidden here.
+ */
+const OUTSIDE_NAMES = new Set([
+	'AI Agent',
+	'Authentication',
+	'Community Nodes',
+	'Continue',
+	'Credential Type',
+	'Custom API Call',
+	'Every Minute',
+	'Fetch Test Event',
+	'Import from File',
+	'Import from URL',
+	'Install',
+	'Local File Trigger',
+	'Manually',
+	'On Error',
+	'Poll Times',
+	'Predefined Credential Type',
+	'Remove Duplicates',
+	'Settings',
+	'SignatureDoesNotMatch',
+	'Timezone',
+]);
+
+/** The first cells of the README's tables headed `| Field |` or `| Option |`. */
+function tableNames(doc: string): string[] {
+	const names: string[] = [];
+	for (const table of doc.matchAll(/^\| (?:Field|Option) \|.*\n\|[- |]+\|\n((?:\|.*\n)+)/gm))
+		for (const row of table[1].trimEnd().split('\n')) names.push(row.split('|')[1].trim());
+	return names;
+}
+
+describe('README.md, docs/ and CONTRIBUTING.md', () => {
 	it('README gives a fresh clone the three commands: npm install, npm run demo, npm test', () => {
 		const blocks = [...readme.matchAll(/^```bash\n([^]*?)^```/gm)].map((match) => match[1]);
 		const commands = (block: string) =>
@@ -81,14 +210,13 @@ describe('README.md and CONTRIBUTING.md', () => {
 	});
 
 	it('README names every field, option and choice of the node, so the reference cannot fall behind', () => {
-		const missing = labels(nodeTypes[NODE_TYPE].description.properties).filter(
+		const missing = labels(node.properties).filter(
 			(label) => !namedAsLabel(label),
 		);
 		expect(missing).toEqual([]);
 	});
 
 	it('README names every field and choice of the trigger, under the heading its codex links to', () => {
-		const trigger = triggerTypes[TRIGGER_TYPE].description;
 		expect(labels(trigger.properties)).toEqual(
 			expect.arrayContaining(['Trigger On', 'New Event', 'Albums Of', 'One Event', 'Event']),
 		);
@@ -142,15 +270,91 @@ describe('README.md and CONTRIBUTING.md', () => {
 	it.each(DOCS)('%s links only to files and anchors that exist', (file) => {
 		const doc = text(file);
 		const targets = [...doc.matchAll(/\]\(((?!https?:)[^)\s]+)\)/g)].map((match) => match[1]);
-		expect(targets.length).toBeGreaterThan(5);
+		expect(targets.length).toBeGreaterThan(file.startsWith('docs/') ? 0 : 5);
 		const broken = targets.filter((target) => {
 			const [path, hash] = target.split('#');
-			if (path && !existsSync(join(ROOT, path))) return true;
+			// a relative link is read from the linking file's folder, as GitHub does
+			const into = path ? normalize(join(dirname(file), path)) : file;
+			if (into.startsWith('..') || !existsSync(join(ROOT, into))) return true;
 			if (hash === undefined) return false;
-			const into = path ? path : file;
 			return !into.endsWith('.md') || !anchors(text(into)).has(hash);
 		});
 		expect(broken).toEqual([]);
+	});
+
+	it('the link check reads a link from the linking file\'s folder', () => {
+		const resolve = (file: string, path: string) => normalize(join(dirname(file), path));
+		expect(resolve('docs/limits.md', '../README.md')).toBe('README.md');
+		expect(resolve('docs/limits.md', 'security.md')).toBe(join('docs', 'security.md'));
+		expect(resolve('README.md', 'docs/security.md')).toBe(join('docs', 'security.md'));
+	});
+
+	it('README links every page of docs/', () => {
+		expect(OPERATOR_DOCS.length).toBeGreaterThan(2);
+		const linked = new Set(
+			[...readme.matchAll(/\]\((docs\/[^)#\s]+)/g)].map((match) => match[1]),
+		);
+		expect(OPERATOR_DOCS.filter((file) => !linked.has(file))).toEqual([]);
+	});
+
+	it('README is at most 300 lines', () => {
+		expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+	});
+
+	it('README names every Upload option in its Options table', () => {
+		const options = uploadOptions();
+		expect(options.length).toBeGreaterThan(3);
+		const rows = tableNames(section(readme, 'Operations'));
+		expect(options.filter((option) => !rows.includes(option))).toEqual([]);
+	});
+
+	it("README's Field and Option tables name only fields and options the node, trigger and credential have", () => {
+		const rows = tableNames(readme);
+		expect(rows).toEqual(expect.arrayContaining(['API Key', 'Trigger On', ...uploadOptions()]));
+		const known = packageNames();
+		expect(rows.filter((name) => !known.has(name))).toEqual([]);
+	});
+
+	it.each(['README.md', ...OPERATOR_DOCS])(
+		'%s emphasizes or quotes only names the package or n8n has (no option under an old name)',
+		(file) => {
+			const known = packageNames();
+			const unknown = emphasizedLabels(text(file)).filter(
+				(name) => !known.has(name) && !OUTSIDE_NAMES.has(name),
+			);
+			expect(unknown).toEqual([]);
+		},
+	);
+
+	it('the emphasis check finds an option under a name the node does not have', () => {
+		const doc =
+			'Raise *Max Tries* or *Options > Timeout (Seconds)*; **Source: URL**; "Connection successful!"';
+		expect(emphasizedLabels(doc).sort()).toEqual(
+			['Max Tries', 'Options', 'Source', 'Timeout (Seconds)', 'URL'].sort(),
+		);
+		expect(emphasizedLabels(doc).filter((name) => !packageNames().has(name))).toEqual([
+			'Max Tries',
+		]);
+		expect(looksLikeLabel('Use the Upload Time')).toBe(true);
+		expect(looksLikeLabel('Not every file arrived')).toBe(false);
+	});
+
+	it("README's sections for users use no word of this repository", () => {
+		const words = /npm run|npm test|emulator|CONTRIBUTING|\bjest\b|test\//i;
+		const hits = prose(userSections())
+			.split('\n')
+			.filter((line) => words.test(line));
+		expect(hits).toEqual([]);
+	});
+
+	it('README ends with a Development section: the three commands and a link to CONTRIBUTING.md', () => {
+		const development = section(readme, 'Development');
+		expect(development).toContain('npm install');
+		expect(development).toContain('npm run demo');
+		expect(development).toMatch(/^npm test\b/m);
+		expect(development).toContain('](CONTRIBUTING.md)');
+		const headings = [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+		expect(headings.slice(-2)).toEqual(['Development', 'License']);
 	});
 
 	it('the anchor check finds a broken anchor', () => {
@@ -162,7 +366,7 @@ describe('README.md and CONTRIBUTING.md', () => {
 
 	it.each(DOCS)('%s names only npm scripts that exist', (file) => {
 		const named = [...text(file).matchAll(/\bnpm run ([\w:-]*\w)/g)].map((match) => match[1]);
-		expect(named.length).toBeGreaterThan(1);
+		if (!file.startsWith('docs/')) expect(named.length).toBeGreaterThan(1);
 		expect([...new Set(named)].filter((script) => !(script in pkg.scripts))).toEqual([]);
 	});
 

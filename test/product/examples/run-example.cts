@@ -1,5 +1,5 @@
 /**
- * Runs an example workflow (test/examples/*.json) in the real n8n engine against the
+ * Runs an example workflow (examples/*.json) in the real n8n engine against the
  * emulator. Our node runs for real; n8n's own nodes (triggers, Read/Write Files from Disk, Google
  * Drive, AI nodes, sticky notes) are not installed in this repo (n8n-nodes-base alone is 825 MB),
  * so each gets a stand-in type under its real name that the engine needs to build the workflow.

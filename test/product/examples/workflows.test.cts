@@ -35,7 +35,7 @@ function knownParameters(type: string): Set<string> {
 }
 
 describe('the example workflows', () => {
-	it('are the files of test/examples, each listed once', () => {
+	it('are the files of examples/, each listed once', () => {
 		expect(readdirSync(FOLDER).sort()).toEqual(names.map((name) => `${name}.json`).sort());
 	});
 
@@ -95,7 +95,7 @@ describe('the example workflows', () => {
 	it('are each in the README with their file', () => {
 		const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
 		for (const entry of EXAMPLES as Array<{ name: string; title: string }>) {
-			expect(readme).toContain(`test/examples/${entry.name}.json`);
+			expect(readme).toContain(`examples/${entry.name}.json`);
 			expect(readme).toContain(entry.title);
 		}
 	});

@@ -19,8 +19,12 @@ test('repository, homepage and bugs name the same GitHub repository', () => {
 	expect(pkg.bugs).toEqual({ url: `${REPO}/issues` });
 });
 
-test('README, CONTRIBUTING and CHANGELOG link to that repository and to no other of its owner', () => {
-	const text = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md']
+test('README, docs/, CONTRIBUTING and CHANGELOG link to that repository and to no other of its owner', () => {
+	const docs = fs
+		.readdirSync(path.join(ROOT, 'docs'))
+		.filter((f) => f.endsWith('.md'))
+		.map((f) => path.join('docs', f));
+	const text = ['README.md', ...docs, 'CONTRIBUTING.md', 'CHANGELOG.md']
 		.map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8'))
 		.join('\n');
 	const links = [...text.matchAll(/https:\/\/github\.com\/eventpics\/[^\s)#/]+/g)].map((m) => m[0]);

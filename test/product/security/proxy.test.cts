@@ -11,8 +11,8 @@ import { runEventPics, startEmulator } from '../node/fixture.cts';
  * API key travels in clear text to the proxy. n8n's request helper routes by the environment
  * (proxy-from-env: HTTP_PROXY / HTTPS_PROXY / ALL_PROXY, except what NO_PROXY lists) with no
  * exception for loopback, and a community node can neither read the environment nor tell n8n "no
- * proxy" (its `proxy` option falls back to the environment). So the README says it, and this test
- * keeps the README true: the day n8n keeps loopback off the proxy, the first test fails.
+ * proxy" (its `proxy` option falls back to the environment). So docs/security.md says it, and this test
+ * keeps it true: the day n8n keeps loopback off the proxy, the first test fails.
  */
 describe('security: HTTP_PROXY and a loopback Base URL', () => {
 	let emu: Emulator;
@@ -63,10 +63,12 @@ describe('security: HTTP_PROXY and a loopback Base URL', () => {
 		expect(proxy.requests).toHaveLength(0);
 	});
 
-	it("README's Security section says so, with the NO_PROXY to set", () => {
-		const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-		const security = readme.slice(readme.indexOf('## Security'), readme.indexOf('## Limits'));
-		expect(security).toContain('HTTP_PROXY');
-		expect(security).toContain('NO_PROXY=localhost,127.0.0.1,::1');
+	it('docs/security.md says so under "Proxies", with the NO_PROXY to set', () => {
+		const doc = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'security.md'), 'utf8');
+		const start = doc.indexOf('\n## Proxies\n');
+		expect(start).toBeGreaterThan(-1);
+		const proxies = doc.slice(start, doc.indexOf('\n## ', start + 1));
+		expect(proxies).toContain('HTTP_PROXY');
+		expect(proxies).toContain('NO_PROXY=localhost,127.0.0.1,::1');
 	});
 });

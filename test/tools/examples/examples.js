@@ -2,7 +2,7 @@
 'use strict';
 
 /**
- * The example workflows (importable n8n JSON in test/examples/), one per real use. Each is run by
+ * The example workflows (importable n8n JSON in examples/ at the top level), one per real use. Each is run by
  * the tests in test/product/examples/ against the emulator, and the booth and form examples also by
  * `npm run test:n8n` in the real n8n app.
  */
@@ -10,7 +10,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const FOLDER = path.join(__dirname, '..', '..', 'examples');
+const FOLDER = path.join(__dirname, '..', '..', '..', 'examples');
 
 /** The booth example's folder; tests and `npm run n8n` swap it for a folder of their own. */
 const BOOTH_FOLDER_PLACEHOLDER = '/srv/booth/outbox';

@@ -8,7 +8,7 @@
  *   engine ("vm") gave Respond to Webhook an empty body for `$input.all()` over items that carry
  *   n8n's error object, which the node's failed items then did (N8N_EXPRESSION_ENGINE=legacy
  *   answered the JSON). Failed files are now plain items with `outcome: "failed"`.
- * - the guest form example (test/examples/form-to-album.json, its pickers filled with the
+ * - the guest form example (examples/form-to-album.json, its pickers filled with the
  *   emulator's event and album): the guest's last page thanks them, or names the files that did
  *   not arrive.
  */
