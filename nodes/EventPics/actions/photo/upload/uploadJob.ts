@@ -101,6 +101,9 @@ function describeFile(
 	const named = decideType(wantedName, source.mimeType, inspection.head, {
 		allowUnknown: options.allowUnknownType === true,
 		allowOther: options.allowOtherTypes === true,
+		// fetched content that no format check recognises is refused; a workflow's own file is only
+		// flagged (README, "What an album accepts")
+		unrecognised: source.kind === 'url' ? 'refuse' : 'warn',
 	});
 	if (!named.ok) throw typeRefusal(ctx.getNode(), job.itemIndex, source, named);
 	const { takenAt, takenAtSource } = takenAtOf(job, inspection);
