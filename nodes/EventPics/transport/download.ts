@@ -56,6 +56,51 @@ async function getOnce(
 	})) as IN8nHttpFullResponse;
 }
 
+/** Bytes of a download's start that its owner looks at before anything is stored. */
+const HEAD_BYTES = 4096;
+
+/** Waits until a paused stream has data to read, ends, fails or closes. */
+async function readable(stream: BinaryStream): Promise<void> {
+	const events = ['readable', 'end', 'error', 'close'] as const;
+	await new Promise<void>((resolve) => {
+		const done = () => {
+			for (const event of events) stream.removeListener(event, done);
+			resolve();
+		};
+		for (const event of events) stream.once(event, done);
+	});
+}
+
+/**
+ * The first `size` bytes of a download, read in paused mode and put back in front of the stream, so
+ * that the store then reads the file from its start. `whole` when the file ended within them (a
+ * stream cannot take bytes back after its end: the caller stores these bytes instead).
+ */
+async function peekHead(stream: BinaryStream, size: number) {
+	const taken: Buffer[] = [];
+	let length = 0;
+	let failed: unknown;
+	const onError = (error: unknown) => void (failed ??= error);
+	stream.on('error', onError);
+	try {
+		while (length < size && failed === undefined && !stream.readableEnded && !stream.destroyed) {
+			const chunk = stream.read() as Buffer | null;
+			if (chunk === null) await readable(stream);
+			else {
+				taken.push(chunk);
+				length += chunk.length;
+			}
+		}
+	} finally {
+		stream.removeListener('error', onError);
+	}
+	const bytes = Buffer.concat(taken);
+	if (failed !== undefined) throw failed;
+	const whole = stream.readableEnded;
+	if (!whole) for (let i = taken.length - 1; i >= 0; i--) stream.unshift(taken[i]);
+	return { head: bytes.subarray(0, size), bytes, whole };
+}
+
 /** Stores a 2xx answer's body, within the size limit, while the transfer's watch keeps time. */
 async function store(
 	ctx: IExecuteFunctions,
@@ -91,9 +136,18 @@ async function store(
 		maxBytes: limits.maxBytes,
 		received: watch.received,
 	});
-	let binary: IBinaryData;
+	let binary: IBinaryData | undefined;
+	let refused: Error | undefined;
 	try {
-		binary = await ctx.helpers.prepareBinaryData(stream, fileName, contentType);
+		const start = await peekHead(stream, HEAD_BYTES);
+		// an empty file is refused as such once stored (it is nothing to keep)
+		if (start.bytes.length > 0)
+			refused = limits.checkHead?.(start.head, { fileName, contentType, url: address });
+		if (refused) stream.destroy();
+		else {
+			const body = start.whole ? start.bytes : stream;
+			binary = await ctx.helpers.prepareBinaryData(body, fileName, contentType);
+		}
 	} catch (error) {
 		if (watch.tooLarge) return { ok: false, refusal: overLimit() };
 		if (transfer.stopped) return { ok: false, refusal: stopped(url, transfer, limits) };
@@ -101,6 +155,8 @@ async function store(
 	} finally {
 		watch.end();
 	}
+	// no binary: the check of its first bytes refused the file, which was never stored
+	if (!binary) throw refused;
 	if (watch.tooLarge) return { ok: false, refusal: overLimit() };
 	// a watch that fired as the store finished: what was stored may be cut short
 	if (transfer.stopped) return { ok: false, refusal: stopped(url, transfer, limits) };

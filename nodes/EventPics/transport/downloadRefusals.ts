@@ -9,6 +9,15 @@ export interface DownloadLimits {
 	maxBytes: number;
 	/** No byte for this long ends the download. */
 	timeoutMs: number;
+	/**
+	 * Looks at the file's first bytes before anything is stored: the error that refuses it (a page
+	 * or text sent as a photo), thrown by the download, or undefined. A refused file never reaches
+	 * n8n's binary store.
+	 */
+	checkHead?: (
+		head: Uint8Array,
+		file: { fileName?: string; contentType?: string; url: URL },
+	) => Error | undefined;
 }
 
 /**

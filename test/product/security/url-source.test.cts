@@ -1,8 +1,16 @@
 import { createHash } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 import { internalHostReason } from '../../../nodes/EventPics/helpers/address';
 import type { Emulator } from '../node/fixture.cts';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
+import {
+	binaryFromBuffer,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from '../node/fixture.cts';
 import type { FileHost } from '../node/fileHost.cts';
 import { serve, startFileHost } from '../node/fileHost.cts';
 
@@ -437,5 +445,78 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			contentType: 'image/jpeg',
 			statusCode: 200,
 		});
+	});
+});
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { initEngine } = require('../../tools/engine/engine');
+
+/** Bytes in n8n's binary store (filesystem mode, the harness's folder). */
+async function storedBytes(): Promise<number> {
+	const { binaryStoragePath } = await initEngine();
+	const walk = (dir: string): number =>
+		readdirSync(dir, { withFileTypes: true }).reduce(
+			(sum, entry) =>
+				sum +
+				(entry.isDirectory() ? walk(join(dir, entry.name)) : statSync(join(dir, entry.name)).size),
+			0,
+		);
+	return walk(binaryStoragePath);
+}
+
+describe("a refused download leaves nothing in n8n's binary store", () => {
+	const MiB = 1024 * 1024;
+
+	it('a compressed answer counts its unpacked bytes against Max File Size (300 KB of gzip, 300 MiB unpacked)', async () => {
+		const photo = Buffer.alloc(300 * MiB, 0xab);
+		photo.set([0xff, 0xd8, 0xff, 0xe0]);
+		const packed = gzipSync(photo);
+		host.route('/bomb.jpg', (_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Encoding': 'gzip' });
+			res.end(packed);
+		});
+		const before = await storedBytes();
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/bomb.jpg', { maxFileSizeMb: 10 }),
+		});
+		expect(packed.length).toBeLessThan(400_000);
+		expect(nodeError?.message).toMatch(
+			/^Item 0 has a File URL whose file is larger than Max File Size \(10 MiB\): "http:\/\/files\.example\.com\/bomb\.jpg" sent more; stopped after 10(\.\d)? MiB$/,
+		);
+		expect((await storedBytes()) - before).toBeLessThan(MiB);
+		expect(emu.uploads).toHaveLength(0);
+	});
+
+	it('a compressed page (300 KB of gzip, 300 MiB unpacked) under Max File Size is refused from its first bytes, not stored', async () => {
+		const packed = gzipSync(Buffer.alloc(300 * MiB, 'error page '));
+		host.route('/bomb-page.jpg', (_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Encoding': 'gzip' });
+			res.end(packed);
+		});
+		const before = await storedBytes();
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/bomb-page.jpg'),
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0\'s file from the File URL "http://files.example.com/bomb-page.jpg" is refused: "bomb-page.jpg" would be sent as image/jpeg, but its content is text, not a photo or video',
+		);
+		expect((await storedBytes()) - before).toBeLessThan(MiB);
+	});
+
+	it('a file refused for its content (100 MiB of text named .jpg) is refused from its first bytes, not stored', async () => {
+		const text = Buffer.alloc(100 * MiB, 'not a photo, ');
+		host.route('/text.jpg', serve.file(text, 'image/jpeg'));
+		const before = await storedBytes();
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: fromUrl('http://files.example.com/text.jpg'),
+		});
+		expect(nodeError?.message).toBe(
+			'Item 0\'s file from the File URL "http://files.example.com/text.jpg" is refused: "text.jpg" would be sent as image/jpeg, but its content is text, not a photo or video',
+		);
+		expect((await storedBytes()) - before).toBeLessThan(MiB);
+		expect(emu.uploads).toHaveLength(0);
 	});
 });

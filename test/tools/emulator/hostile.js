@@ -104,6 +104,12 @@ function pump(res, next) {
 	write();
 }
 
+/** The start of a download's endless or dripping body: a JPEG's first bytes, so that it is judged by its size and pace. */
+const PHOTO_START = Buffer.concat([
+	Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+	Buffer.alloc(64 * 1024, 0xab),
+]);
+
 /**
  * Headers at once, then one byte every `rule.ms` milliseconds, for ever (until the client leaves).
  * @param {Res} res
@@ -111,12 +117,14 @@ function pump(res, next) {
  */
 function sendDrip(res, rule) {
 	res.writeHead(rule.status ?? 200, { 'Content-Type': rule.contentType ?? 'application/json' });
-	const text = '{"events":[' + ' '.repeat(1e6);
+	const body =
+		rule.endpoint === 'download' ? PHOTO_START : Buffer.from('{"events":[' + ' '.repeat(1e6));
 	let index = 0;
-	res.write(text[index++]);
+	const byte = () => body.subarray(index % body.length, (index++ % body.length) + 1);
+	res.write(byte());
 	const timer = setInterval(() => {
 		if (res.destroyed) return clearInterval(timer);
-		res.write(text[index++ % text.length]);
+		res.write(byte());
 	}, rule.ms ?? 1000);
 	res.on('close', () => clearInterval(timer));
 }
@@ -128,12 +136,12 @@ function sendDrip(res, rule) {
  */
 function sendEndless(res, rule) {
 	res.writeHead(rule.status ?? 200, { 'Content-Type': rule.contentType ?? 'application/json' });
-	const block = Buffer.alloc(64 * 1024, 0x20);
+	const block = Buffer.alloc(64 * 1024, rule.endpoint === 'download' ? 0xab : 0x20);
 	let first = true;
 	pump(res, () => {
 		if (!first) return block;
 		first = false;
-		return Buffer.from('{"events":[');
+		return rule.endpoint === 'download' ? PHOTO_START : Buffer.from('{"events":[');
 	});
 }
 

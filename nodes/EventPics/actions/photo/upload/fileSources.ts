@@ -130,6 +130,7 @@ export async function urlSource(
 	itemIndex: number,
 	address: string,
 	limits: DownloadLimits,
+	checkType?: (head: Uint8Array, fileName?: string, mimeType?: string) => Error | undefined,
 ): Promise<SourceLookup> {
 	let url: URL;
 	try {
@@ -137,7 +138,15 @@ export async function urlSource(
 	} catch {
 		return refused(itemIndex, `has a File URL that is not an address: "${address}"`, 'fileUrl');
 	}
-	const downloaded = await downloadToStore(ctx, url, limits);
+	const checkHead: DownloadLimits['checkHead'] =
+		checkType &&
+		((head, file) =>
+			checkType(
+				head,
+				file.fileName ?? fileNameFromUrl(url) ?? fileNameFromUrl(file.url),
+				file.contentType,
+			));
+	const downloaded = await downloadToStore(ctx, url, { ...limits, checkHead });
 	if (!downloaded.ok) {
 		const { reason, description } = refusalWords(downloaded.refusal);
 		return refused(itemIndex, reason, { description });

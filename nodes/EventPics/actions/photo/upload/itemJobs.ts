@@ -11,6 +11,7 @@ import type { RetryPolicy } from '../../../transport/retryPolicy';
 import { retryPolicyFrom } from '../../../transport/retryPolicy';
 import type { FileFacts } from './fileOutput';
 import { SOURCE_ADVICE } from './advice';
+import { checkedType, wantedFileName } from './fileType';
 import type { FileSource } from './fileSources';
 import { binaryFieldNames, binarySources, downloadLimits, urlSource } from './fileSources';
 import type { UploadOptions } from './uploadOptions';
@@ -131,8 +132,17 @@ function urlJob(ctx: IExecuteFunctions, base: JobBase, eventFacts: FileFacts): U
 		throw itemError(ctx, itemIndex, `Item ${itemIndex} has no File URL`, SOURCE_ADVICE.fileUrl);
 	}
 	const limits = downloadLimits(ctx, itemIndex, options);
+	const origin = shownAddress(address) ?? address;
+	// the download is judged by its first bytes, before n8n stores it
+	const checkType = (head: Uint8Array, fileName?: string, mimeType?: string) => {
+		const wanted = wantedFileName(options, fileName);
+		if (wanted === '') return undefined; // refused with its own words once downloaded
+		const source = { kind: 'url' as const, origin, mimeType };
+		const named = checkedType(ctx.getNode(), itemIndex, options, source, wanted, head);
+		return named instanceof Error ? named : undefined;
+	};
 	const source = async () => {
-		const lookup = await urlSource(ctx, itemIndex, address, limits);
+		const lookup = await urlSource(ctx, itemIndex, address, limits, checkType);
 		if (!lookup.ok) throw itemError(ctx, itemIndex, lookup.message, lookup.description);
 		return lookup.sources[0];
 	};

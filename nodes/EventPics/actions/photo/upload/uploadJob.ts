@@ -2,8 +2,6 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { bufferedWarning } from '../../../helpers/binaryMode';
-import { sanitizeFileName } from '../../../helpers/fileName';
-import { decideType } from '../../../helpers/mediaType';
 import { mimeTypeMismatch } from '../../../helpers/sniff';
 import type { RateSignals } from '../../../transport/pacing';
 import { uploadFile } from '../../../transport/upload';
@@ -16,7 +14,8 @@ import type { Inspection } from './fileBody';
 import { FileBody } from './fileBody';
 import type { UploadJob } from './itemJobs';
 import type { FileDedupe } from './skipPlan';
-import { typeRefusal, UPLOAD_ADVICE, WAIT_LIMIT } from './advice';
+import { UPLOAD_ADVICE, WAIT_LIMIT } from './advice';
+import { checkedType, wantedFileName } from './fileType';
 
 function originFacts(source: FileSource): FileFacts {
 	return source.kind === 'url' ? { url: source.origin } : { binaryField: source.origin };
@@ -65,7 +64,7 @@ export async function runUploadJob(
 /** The file name to send: Options > File Name, else the file's own, cleaned; an error when none. */
 function nameOf(ctx: IExecuteFunctions, job: UploadJob, source: FileSource): string {
 	const { itemIndex, options } = job;
-	const wantedName = sanitizeFileName(options.fileName?.trim() || source.fileName || '');
+	const wantedName = wantedFileName(options, source.fileName);
 	if (wantedName !== '') return wantedName;
 	const from = source.kind === 'url' ? 'the URL' : `binary field "${source.origin}"`;
 	throw new NodeOperationError(
@@ -97,15 +96,15 @@ function describeFile(
 	wantedName: string,
 	inspection: Inspection,
 ): DescribedFile {
-	const { options } = job;
-	const named = decideType(wantedName, source.mimeType, inspection.head, {
-		allowUnknown: options.allowUnknownType === true,
-		allowOther: options.allowOtherTypes === true,
-		// fetched content that no format check recognises is refused; a workflow's own file is only
-		// flagged (README, "What an album accepts")
-		unrecognised: source.kind === 'url' ? 'refuse' : 'warn',
-	});
-	if (!named.ok) throw typeRefusal(ctx.getNode(), job.itemIndex, source, named);
+	const named = checkedType(
+		ctx.getNode(),
+		job.itemIndex,
+		job.options,
+		source,
+		wantedName,
+		inspection.head,
+	);
+	if (named instanceof Error) throw named;
 	const { takenAt, takenAtSource } = takenAtOf(job, inspection);
 	const warnings = [...named.warnings];
 	const ownType =
