@@ -20,7 +20,7 @@ const photo = (size: number) => Buffer.concat([realJpeg, randomBytes(size - real
  * The stored file is read through n8n's real BinaryDataService (filesystem mode); every stream it
  * hands out is counted and kept, to check the count and that none is left open after the run.
  */
-describe('Photo > Upload opens a stored file once per upload try', () => {
+describe('Photo > Upload opens a stored file once for its look and once per upload try', () => {
 	let emu: Emulator;
 	let opened: Array<{ id: string; stream: Readable }>;
 	beforeAll(async () => {
@@ -67,7 +67,7 @@ describe('Photo > Upload opens a stored file once per upload try', () => {
 			],
 		});
 
-	it("reads the EXIF date from the PUT's own stream: one open per file, every byte stored as it was", async () => {
+	it('reads the EXIF date, then opens the file anew for the PUT: two opens per file, every byte stored as it was', async () => {
 		const files = [photo(3 * 1024 * 1024 + 17), photo(200_000), photo(70_000)];
 		const { items, status } = await runEventPics({
 			emu,
@@ -81,7 +81,7 @@ describe('Photo > Upload opens a stored file once per upload try', () => {
 		});
 		expect(status).toBe('success');
 		expect(items.map((item) => item.json.takenAtSource)).toEqual(['exif', 'exif', 'exif']);
-		expect(opensPerFile()).toEqual([1, 1, 1]);
+		expect(opensPerFile()).toEqual([2, 2, 2]);
 		const stored = new Map(emu.uploads.map((u) => [u.fileName, u]));
 		files.forEach((bytes, i) => {
 			expect(stored.get(`booth-${i}.jpg`)).toMatchObject({
@@ -98,13 +98,13 @@ describe('Photo > Upload opens a stored file once per upload try', () => {
 		const { items, status } = await uploadOne(bytes, 'retry.jpg');
 		expect(status).toBe('success');
 		expect(items[0].json).toMatchObject({ attempts: 2, takenAtSource: 'exif' });
-		expect(opensPerFile()).toEqual([2]);
+		expect(opensPerFile()).toEqual([3]);
 		expect(emu.uploads).toHaveLength(1);
 		expect(emu.uploads[0]).toMatchObject({ size: bytes.length, sha256: sha256(bytes) });
 		expect(await allClosed()).toBe(true);
 	});
 
-	it('opens once more when the look read the whole file (a stream that ended cannot be put back)', async () => {
+	it('a file shorter than the look is opened for the look and for the PUT, and stored whole', async () => {
 		const tiny = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xdb]), randomBytes(20)]);
 		const { items, status } = await uploadOne(tiny, 'tiny.jpg');
 		expect(status).toBe('success');
@@ -114,7 +114,7 @@ describe('Photo > Upload opens a stored file once per upload try', () => {
 		expect(await allClosed()).toBe(true);
 	});
 
-	it('lets go of the held stream when the file is refused before any PUT', async () => {
+	it("closes the look's stream when the file is refused before any PUT", async () => {
 		const page = Buffer.from('<!doctype html><html><body>Please log in</body></html>'.repeat(2000));
 		const { nodeError } = await uploadOne(page, 'photo.jpg');
 		expect(nodeError?.message).toContain('refused');
