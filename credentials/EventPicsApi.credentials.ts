@@ -28,12 +28,12 @@ export class EventPicsApi implements ICredentialType {
 			type: 'string',
 			default: DEFAULT_BASE_URL,
 			description:
-				'Address of the EventPics API. Keep the default for production. http:// is accepted only for a local emulator on 127.0.0.1 or localhost.',
+				'Address of the EventPics API. Keep the default. Plain http:// is accepted only for an address on this machine: 127.0.0.1, localhost or [::1].',
 		},
 		{
 			// shown under the field while the address starts with http://, where the user looks
 			displayName:
-				'Plain http:// is only for the local EventPics emulator on 127.0.0.1, localhost or [::1]. For any other host the node refuses this Base URL, and saving says so, so that the API key never travels unencrypted: use https://.',
+				'Plain http:// is accepted only for an address on this machine: 127.0.0.1, localhost or [::1]. For any other host the node refuses this Base URL, and saving says so, so that the API key never travels unencrypted: use https://.',
 			name: 'plainHttpNotice',
 			type: 'notice',
 			default: '',

@@ -46,6 +46,14 @@ export function checkBaseUrl(raw: unknown): BaseUrlCheck {
 		};
 	}
 	const shown = shownBaseUrl(url);
+	if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+		// a user name or password ("user:secret@host") is never shown back
+		const written = url.includes('@') ? '…' : quoted(url);
+		return {
+			ok: false,
+			reason: `"${written}" does not start with https://. Add it in front: https://${written}`,
+		};
+	}
 	let parsed: URL;
 	try {
 		parsed = new URL(url);
@@ -78,7 +86,7 @@ export function checkBaseUrl(raw: unknown): BaseUrlCheck {
 	if (parsed.protocol === 'http:') {
 		return {
 			ok: false,
-			reason: `"${quoted(url)}" uses http://, which would send the API key in clear text. Use https:// (http:// is accepted only for 127.0.0.1 or localhost).`,
+			reason: `"${quoted(url)}" uses http://, which would send the API key in clear text. Use https:// (http:// is accepted only for 127.0.0.1, localhost or [::1]).`,
 		};
 	}
 	return { ok: false, reason: `"${quoted(url)}" must start with https://.` };

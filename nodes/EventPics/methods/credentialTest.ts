@@ -13,7 +13,7 @@ import { networkKind } from '../transport/networkWords';
 import { shownDuration } from '../transport/transferWatch';
 import { shownSize } from '../helpers/size';
 
-const KEEP_DEFAULT = `Keep ${DEFAULT_BASE_URL} unless you use the local emulator.`;
+const KEEP_DEFAULT = `EventPics itself is at ${DEFAULT_BASE_URL}.`;
 
 const error = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
 
@@ -22,7 +22,7 @@ function noAnswer(host: string, probe: Extract<ProbeResult, { reason: 'noAnswer'
 	if (probe.ssrf) return `n8n's SSRF protection blocked the Base URL (${host}): ${probe.ssrf}`;
 	switch (networkKind(probe.code)) {
 		case 'refused':
-			return `Nothing answers at ${host}: the connection was refused. Check the Base URL. ${KEEP_DEFAULT} For the emulator, start it first (npm run emulator).`;
+			return `Nothing answers at ${host}: the connection was refused. Check the Base URL. ${KEEP_DEFAULT}`;
 		case 'notFound':
 			return `The host name in the Base URL (${host}) was not found. Check it for typos. ${KEEP_DEFAULT}`;
 		case 'timedOut':
@@ -42,7 +42,7 @@ function noAnswer(host: string, probe: Extract<ProbeResult, { reason: 'noAnswer'
 function statusMessage(statusCode: number, location: string | undefined): string | undefined {
 	if (REDIRECT_STATUSES.has(statusCode)) {
 		const to = location ? ' to another address' : '';
-		return `The Base URL (${statusCode}) answered with a redirect${to}. The test does not follow redirects, so the API key was not sent there. Check the Base URL: keep ${DEFAULT_BASE_URL} unless you use the local emulator.`;
+		return `The Base URL (${statusCode}) answered with a redirect${to}. The test does not follow redirects, so the API key was not sent there. Check the Base URL. ${KEEP_DEFAULT}`;
 	}
 	if (statusCode === 401)
 		return 'EventPics refused the API key (401). Copy the key again from the EventPics app (open the event, then the API key management) and paste it without spaces.';
@@ -51,7 +51,7 @@ function statusMessage(statusCode: number, location: string | undefined): string
 	if (statusCode === 429)
 		return 'EventPics is rate limiting this key (429). Wait a minute and save again to test it.';
 	if (statusCode >= 500)
-		return `EventPics had a server problem (${statusCode}). Save again in a few minutes to test it.`;
+		return `EventPics answered with a server error (${statusCode}). Save again in a few minutes to test it.`;
 	if (statusCode < 200 || statusCode > 299)
 		return `The Base URL answered ${statusCode}, not like the EventPics API. ${KEEP_DEFAULT}`;
 	return undefined;

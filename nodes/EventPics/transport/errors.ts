@@ -107,7 +107,7 @@ const GENERAL_ADVICE: Record<FailureKind, string> = {
 		'EventPics refused the request as sent. Check the event, album, file name and Taken At of this item.',
 	rateLimited: 'EventPics is limiting the request rate of this key. Run the workflow again later.',
 	serverError:
-		'EventPics had a server problem. Run the workflow again later; if it persists, contact EventPics support.',
+		'EventPics answered with a server error. Run the workflow again later; if it persists, contact EventPics support.',
 	putRefused:
 		"The storage refused the pre-signed upload address even after fresh ones were asked for. The Content-Type sent must be the one the address was signed for; check the file name's extension.",
 	noAnswer:

@@ -30,7 +30,7 @@ const NETWORK_WORDS: Record<NetworkKind, string> = {
 	unreachable: 'the server cannot be reached',
 	certificate: 'the HTTPS certificate of the server is not trusted',
 	invalidUrl: 'the address is not valid',
-	other: 'the connection failed',
+	other: 'no connection could be made',
 };
 
 /**

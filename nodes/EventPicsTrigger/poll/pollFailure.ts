@@ -15,7 +15,7 @@ const TRIGGER_ADVICE: AdviceWords = {
 	rateLimited:
 		'EventPics is limiting the request rate of this key. The trigger asks again at its next poll; if this repeats, poll less often.',
 	serverError:
-		'EventPics had a server problem. The trigger asks again at its next poll; if it persists, contact EventPics support.',
+		'EventPics answered with a server error. The trigger asks again at its next poll; if it persists, contact EventPics support.',
 	deadline:
 		'EventPics answered too slowly. The trigger asks again at its next poll; if this repeats, check the Base URL of the credential.',
 };

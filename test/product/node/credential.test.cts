@@ -38,7 +38,7 @@ describe('EventPics API credential: Test connection', () => {
 			emu.reset();
 			expect(await test({ apiKey: emu.apiKey, baseUrl })).toEqual({
 				status: 'Error',
-				message: `The Base URL is refused: "${baseUrl}" uses http://, which would send the API key in clear text. Use https:// (http:// is accepted only for 127.0.0.1 or localhost).`,
+				message: `The Base URL is refused: "${baseUrl}" uses http://, which would send the API key in clear text. Use https:// (http:// is accepted only for 127.0.0.1, localhost or [::1]).`,
 			});
 			expect(emu.requests).toHaveLength(0);
 		},
@@ -48,7 +48,7 @@ describe('EventPics API credential: Test connection', () => {
 		expect(await test({ apiKey: emu.apiKey, baseUrl: 'api.eventpics.net' })).toEqual({
 			status: 'Error',
 			message:
-				'The Base URL is refused: "api.eventpics.net" is not a valid address. Use https://api.eventpics.net.',
+				'The Base URL is refused: "api.eventpics.net" does not start with https://. Add it in front: https://api.eventpics.net',
 		});
 	});
 
@@ -61,7 +61,7 @@ describe('EventPics API credential: Test connection', () => {
 		await new Promise<void>((resolve) => server.close(() => resolve()));
 		expect(await test({ apiKey: emu.apiKey, baseUrl: `http://127.0.0.1:${port}` })).toEqual({
 			status: 'Error',
-			message: `Nothing answers at 127.0.0.1:${port}: the connection was refused. Check the Base URL. Keep https://api.eventpics.net unless you use the local emulator. For the emulator, start it first (npm run emulator).`,
+			message: `Nothing answers at 127.0.0.1:${port}: the connection was refused. Check the Base URL. EventPics itself is at https://api.eventpics.net.`,
 		});
 	});
 
@@ -70,7 +70,7 @@ describe('EventPics API credential: Test connection', () => {
 		expect(await test({ apiKey: emu.apiKey, baseUrl: emu.baseUrl })).toEqual({
 			status: 'Error',
 			message:
-				'The Base URL answered 200, but not with an EventPics events list. Keep https://api.eventpics.net unless you use the local emulator.',
+				'The Base URL answered 200, but not with an EventPics events list. EventPics itself is at https://api.eventpics.net.',
 		});
 	});
 

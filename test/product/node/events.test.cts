@@ -184,7 +184,7 @@ describe('Event and Album operations in the real engine', () => {
 			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
 		});
 		expect(nodeError?.message).toBe(
-			'The Base URL of the EventPics credential is refused: "http://example.com" uses http://, which would send the API key in clear text. Use https:// (http:// is accepted only for 127.0.0.1 or localhost).',
+			'The Base URL of the EventPics credential is refused: "http://example.com" uses http://, which would send the API key in clear text. Use https:// (http:// is accepted only for 127.0.0.1, localhost or [::1]).',
 		);
 	});
 });

@@ -71,7 +71,7 @@ describe('EventPics Trigger when polls fail', () => {
 		const failed = await poller.poll();
 		expect(failed.error).toMatchObject({ httpCode: '500' });
 		expect(failed.error?.description).toMatch(
-			/^EventPics had a server problem\. The trigger asks again at its next poll; if it persists, contact EventPics support\. The trigger keeps .* nothing twice\. Tried 3 times over about \d+ s\.$/,
+			/^EventPics answered with a server error\. The trigger asks again at its next poll; if it persists, contact EventPics support\. The trigger keeps .* nothing twice\. Tried 3 times over about \d+ s\.$/,
 		);
 	});
 

@@ -337,7 +337,7 @@ describe('Photo > Upload: retries that lose nothing', () => {
 			/^Uploading the file to the upload address \(PUT\) answered 500/,
 		);
 		expect(nodeError?.description).toMatch(
-			/^EventPics had a server problem\. Run the workflow again later; if it persists, contact EventPics support\. Tried 2 times over about \d+ s\.$/,
+			/^EventPics answered with a server error\. Run the workflow again later; if it persists, contact EventPics support\. Tried 2 times over about \d+ s\.$/,
 		);
 		expect(emu.requests.filter((r) => r.server === 'storage')).toHaveLength(2);
 	});

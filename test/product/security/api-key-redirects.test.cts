@@ -127,7 +127,7 @@ describe('security: the API key never follows a redirect to another host', () =>
 			expectNothingReachedElsewhere();
 			expect(result).toEqual({
 				status: 'Error',
-				message: `The Base URL (${status}) answered with a redirect to another address. The test does not follow redirects, so the API key was not sent there. Check the Base URL: keep https://api.eventpics.net unless you use the local emulator.`,
+				message: `The Base URL (${status}) answered with a redirect to another address. The test does not follow redirects, so the API key was not sent there. Check the Base URL. EventPics itself is at https://api.eventpics.net.`,
 			});
 		},
 	);
