@@ -1,5 +1,5 @@
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import type { EventSummary } from '../helpers/events';
 import { listEvents } from '../transport/api';
@@ -15,7 +15,9 @@ const DROPDOWN_RETRY_POLICY = {
 	timeoutMs: 20_000,
 };
 
-const KEY_REFUSED = 'EventPics refused the API key of the credential (401)';
+/** A dropdown shows the message alone: it says what to do too. */
+const KEY_REFUSED =
+	'EventPics refused the API key of the credential (401): copy the key again from the EventPics app into the credential';
 const KEY_ADVICE =
 	'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it: n8n tests the key on Save.';
 
@@ -25,7 +27,12 @@ export async function loadEvents(ctx: ILoadOptionsFunctions): Promise<EventSumma
 	const result = await listEvents(ctx, baseUrl, DROPDOWN_RETRY_POLICY);
 	if (result.value) return result.value;
 	if (result.failure?.statusCode === 401) {
-		throw new NodeOperationError(ctx.getNode(), KEY_REFUSED, { description: KEY_ADVICE });
+		// with its HTTP code, so that n8n offers to open the credential
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ statusCode: 401 },
+			{ message: KEY_REFUSED, description: KEY_ADVICE, httpCode: '401' },
+		);
 	}
 	throw failureToError(ctx.getNode(), result.failure!, { ...result, secret: apiKey });
 }

@@ -27,7 +27,12 @@ export function pollFailure(
 	apiKey: string,
 ): NodeApiError | NodeOperationError {
 	const failure = result.failure!;
-	return failureToError(node, failure, {
+	// the headline in the node's words; what EventPics said follows it
+	const headline =
+		failure.statusCode === 401
+			? { ...failure, summary: 'EventPics refused the API key of the credential (401)' }
+			: failure;
+	return failureToError(node, headline, {
 		attempts: result.attempts,
 		elapsedMs: result.elapsedMs,
 		secret: apiKey,

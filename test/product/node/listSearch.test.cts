@@ -79,11 +79,9 @@ describe("dropdowns (list search) through n8n-core's LoadOptionsContext", () => 
 			album: stale,
 		};
 		expect(await search('searchAlbums', parameters, 'photo')).toEqual({ results: [] });
-		expect((await search('searchAlbums', parameters)).results.map((r: { value: string }) => r.value)).toEqual([
-			'',
-			'sp-booth',
-			'sp-dance',
-		]);
+		expect(
+			(await search('searchAlbums', parameters)).results.map((r: { value: string }) => r.value),
+		).toEqual(['', 'sp-booth', 'sp-dance']);
 	});
 
 	it('tells that an event has no albums, with an entry that leaves the field empty', async () => {
@@ -121,7 +119,10 @@ describe("dropdowns (list search) through n8n-core's LoadOptionsContext", () => 
 				() => undefined,
 				(e: { message: string; description?: string }) => e,
 			);
-			expect(error?.message).toBe('EventPics refused the API key of the credential (401)');
+			expect(error?.message).toBe(
+				'EventPics refused the API key of the credential (401): copy the key again from the EventPics app into the credential',
+			);
+			expect(error).toMatchObject({ httpCode: '401' });
 			expect(error?.description).toBe(
 				'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it: n8n tests the key on Save.',
 			);

@@ -37,7 +37,7 @@ describe('EventPics Trigger when polls fail', () => {
 				name: 'NodeApiError',
 				httpCode: '401',
 				message:
-					'Listing the events (GET /geteventsandalbums) answered 401: UNAUTHORIZED: Invalid API key',
+					'EventPics refused the API key of the credential (401): UNAUTHORIZED: Invalid API key',
 				description: `EventPics refused the API key of the credential. Copy the key again from the EventPics app (open the event, then the API key management) into the EventPics credential. ${NOTHING_LOST}`,
 			});
 			expect(poller.current()).toEqual(remembered.current);
@@ -122,7 +122,7 @@ describe('EventPics Trigger when polls fail', () => {
 		});
 		const refused = await poller.poll();
 		expect(refused.error?.message).toBe(
-			'Listing the events (GET /geteventsandalbums) answered 401: UNAUTHORIZED: Key [redacted API key] revoked',
+			'EventPics refused the API key of the credential (401): UNAUTHORIZED: Key [redacted API key] revoked',
 		);
 		const everything = JSON.stringify([
 			poller.saved(),
