@@ -12,7 +12,8 @@ import {
 
 const upload = uploadParameters;
 /** Random bytes that start as a JPEG does (a file named .jpg that is no photo gets a warning). */
-const jpeg = (size: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(size)]).subarray(0, size);
+const jpeg = (size: number) =>
+	Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(size)]).subarray(0, size);
 const photo = (fileName = 'p.jpg', size = 100) => ({
 	binary: { data: binaryFromBuffer(jpeg(size), { fileName, mimeType: 'image/jpeg' }) },
 });
@@ -44,6 +45,30 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		expect(nodeError?.message).toBe('Item 0 has no binary data (expected a binary field "data")');
 	});
 
+	it('with Continue On Fail, an item refused before its upload still names its file', async () => {
+		const { items } = await runEventPics({
+			emu,
+			continueOnFail: true,
+			parameters: upload(),
+			inputItems: [
+				{
+					binary: {
+						data: binaryFromBuffer(Buffer.alloc(0), {
+							fileName: 'empty.jpg',
+							mimeType: 'image/jpeg',
+						}),
+					},
+				},
+			],
+		});
+		expect(items[0].json).toMatchObject({
+			outcome: 'failed',
+			fileName: 'empty.jpg',
+			binaryField: 'data',
+			reason: 'The file "empty.jpg" in binary field "data" of item 0 is empty (0 bytes)',
+		});
+	});
+
 	it('an empty file is refused before anything is sent', async () => {
 		const { nodeError } = await runEventPics({
 			emu,
@@ -59,7 +84,9 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 				},
 			],
 		});
-		expect(nodeError?.message).toBe('The file in binary field "data" of item 0 is empty (0 bytes)');
+		expect(nodeError?.message).toBe(
+			'The file "empty.jpg" in binary field "data" of item 0 is empty (0 bytes)',
+		);
 		expect(
 			emu.requests.filter((r) => r.url.startsWith('/getuploadurl') || r.server === 'storage'),
 		).toHaveLength(0);

@@ -9,6 +9,8 @@ import { asNodeError } from '../items';
 import type { Account } from '../account';
 import { readAccount } from '../account';
 import { UPLOAD_ADVICE, WAIT_LIMIT } from './upload/advice';
+import { sanitizeFileName } from '../../helpers/fileName';
+import type { FileFacts } from './upload/fileOutput';
 import { failedOutput, outcomeHint } from './upload/fileOutput';
 import type { UploadJob } from './upload/itemJobs';
 import { itemJobs } from './upload/itemJobs';
@@ -154,6 +156,14 @@ async function uploadAll(ctx: IExecuteFunctions, run: UploadRun): Promise<void> 
 	});
 }
 
+/** The file a failed item names, where its check failed before it had jobs: its first named binary file. */
+function itemFile(ctx: IExecuteFunctions, itemIndex: number): FileFacts {
+	const binaries = ctx.getInputData()[itemIndex]?.binary ?? {};
+	const named = Object.entries(binaries).find(([, binary]) => binary?.fileName);
+	if (!named) return {};
+	return { binaryField: named[0], fileName: sanitizeFileName(named[1].fileName!) || null };
+}
+
 function outputsOf(outcomes: ItemOutcome[]): INodeExecutionData[] {
 	return outcomes.flatMap((outcome) => outcome.outputs);
 }
@@ -168,7 +178,9 @@ function collect(
 	outcomes.forEach((outcome, itemIndex) => {
 		if (outcome.error && !mode.continueOnFail) throw outcome.error;
 		if (outcome.error && outcome.outputs.length === 0)
-			output.push(failedOutput(outcome.error, itemIndex, mode.errorOutput));
+			output.push(
+				failedOutput(outcome.error, itemIndex, mode.errorOutput, itemFile(ctx, itemIndex)),
+			);
 		else output.push(...outcome.outputs);
 	});
 	const hint = outcomeHint(output);

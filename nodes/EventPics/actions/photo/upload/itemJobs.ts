@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { sanitizeFileName } from '../../../helpers/fileName';
+import { shown } from '../../../helpers/text';
 import { albumNotInEvent, albumTitleElsewhere } from '../../../helpers/naming';
 import { parseTakenAt } from '../../../helpers/takenAt';
 import { itemError, readSwitch } from '../../items';
@@ -167,7 +168,7 @@ async function binaryJobs(
 		throw itemError(
 			ctx,
 			itemIndex,
-			`The file in binary field "${empty.origin}" of item ${itemIndex} is empty (0 bytes)`,
+			`The file ${empty.fileName ? `"${shown(empty.fileName)}" ` : ''}in binary field "${empty.origin}" of item ${itemIndex} is empty (0 bytes)`,
 			'Check the node that produced the file: an empty file cannot be uploaded.',
 		);
 	}
