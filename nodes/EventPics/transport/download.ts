@@ -101,6 +101,27 @@ async function peekHead(stream: BinaryStream, size: number) {
 	return { head: bytes.subarray(0, size), bytes, whole };
 }
 
+/**
+ * The file's first bytes go to the owner's check; a file it refuses is not stored (its error comes
+ * back), any other is stored in n8n's binary store from its first byte.
+ */
+async function lookThenStore(
+	ctx: IExecuteFunctions,
+	stream: BinaryStream,
+	limits: DownloadLimits,
+	file: { fileName?: string; contentType?: string; url: URL },
+): Promise<IBinaryData | Error> {
+	const start = await peekHead(stream, HEAD_BYTES);
+	// an empty file is refused as such once stored (it is nothing to keep)
+	const refused = start.bytes.length > 0 ? limits.checkHead?.(start.head, file) : undefined;
+	if (refused) {
+		stream.destroy();
+		return refused;
+	}
+	const body = start.whole ? start.bytes : stream;
+	return await ctx.helpers.prepareBinaryData(body, file.fileName, file.contentType);
+}
+
 /** Stores a 2xx answer's body, within the size limit, while the transfer's watch keeps time. */
 async function store(
 	ctx: IExecuteFunctions,
@@ -136,18 +157,10 @@ async function store(
 		maxBytes: limits.maxBytes,
 		received: watch.received,
 	});
-	let binary: IBinaryData | undefined;
-	let refused: Error | undefined;
+	const file = { fileName, contentType, url: address };
+	let binary: IBinaryData | Error;
 	try {
-		const start = await peekHead(stream, HEAD_BYTES);
-		// an empty file is refused as such once stored (it is nothing to keep)
-		if (start.bytes.length > 0)
-			refused = limits.checkHead?.(start.head, { fileName, contentType, url: address });
-		if (refused) stream.destroy();
-		else {
-			const body = start.whole ? start.bytes : stream;
-			binary = await ctx.helpers.prepareBinaryData(body, fileName, contentType);
-		}
+		binary = await lookThenStore(ctx, stream, limits, file);
 	} catch (error) {
 		if (watch.tooLarge) return { ok: false, refusal: overLimit() };
 		if (transfer.stopped) return { ok: false, refusal: stopped(url, transfer, limits) };
@@ -155,8 +168,8 @@ async function store(
 	} finally {
 		watch.end();
 	}
-	// no binary: the check of its first bytes refused the file, which was never stored
-	if (!binary) throw refused;
+	// the check of its first bytes refused the file, which was never stored
+	if (binary instanceof Error) throw binary;
 	if (watch.tooLarge) return { ok: false, refusal: overLimit() };
 	// a watch that fired as the store finished: what was stored may be cut short
 	if (transfer.stopped) return { ok: false, refusal: stopped(url, transfer, limits) };
