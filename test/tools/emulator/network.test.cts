@@ -97,9 +97,7 @@ describe('storageReadBytesPerSecond: the storage reads PUT bodies like an uplink
 		emu.setOptions({ storageReadBytesPerSecond: 1024 * 1024 });
 		const urls = [await uploadUrlFor(emu), await uploadUrlFor(emu)];
 		const bodies = urls.map(() => crypto.randomBytes(1024 * 1024));
-		const [answers, ms] = await timed(() =>
-			Promise.all(urls.map((url, i) => put(url, bodies[i]))),
-		);
+		const [answers, ms] = await timed(() => Promise.all(urls.map((url, i) => put(url, bodies[i]))));
 		expect(answers.map((a) => a.status)).toEqual([200, 200]);
 		expect(ms).toBeGreaterThan(1700);
 		expect(ms).toBeLessThan(4000);
@@ -144,7 +142,9 @@ describe('downloads: GET <storage>/downloads/<name> at downloadBytesPerSecond', 
 	test('300 kB at 200 kB/s take about 1.5 s', async () => {
 		emu.setOptions({ downloadBytesPerSecond: 200_000 });
 		const url = emu.addDownload('slow.bin', crypto.randomBytes(300_000));
-		const [length, ms] = await timed(async () => (await (await fetch(url)).arrayBuffer()).byteLength);
+		const [length, ms] = await timed(
+			async () => (await (await fetch(url)).arrayBuffer()).byteLength,
+		);
 		expect(length).toBe(300_000);
 		expect(ms).toBeGreaterThan(1300);
 		expect(ms).toBeLessThan(3000);
@@ -169,7 +169,13 @@ describe('downloads: GET <storage>/downloads/<name> at downloadBytesPerSecond', 
 		expect((await fetch(url)).status).toBe(503);
 		emu.addFault({ endpoint: 'download', kind: 'reset', times: 1 });
 		await expect(fetch(url).then((r) => r.arrayBuffer())).rejects.toThrow();
-		emu.addFault({ endpoint: 'download', kind: 'drip', ms: 100, contentType: 'image/jpeg', times: 1 });
+		emu.addFault({
+			endpoint: 'download',
+			kind: 'drip',
+			ms: 100,
+			contentType: 'image/jpeg',
+			times: 1,
+		});
 		const dripped = await attempt(url, { waitMs: 650 });
 		expect(dripped).toMatchObject({ status: 200, ended: 'waiting' });
 		expect(dripped.headers?.['content-type']).toBe('image/jpeg');
@@ -213,7 +219,10 @@ describe('stall: a server that stops sending', () => {
 		const list = `${emu.baseUrl}/geteventsandalbums`;
 		const headers = { authorization: `Bearer ${emu.apiKey}` };
 		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'stall', times: 1 });
-		expect(await attempt(list, { headers, waitMs: 800 })).toMatchObject({ bytes: 0, ended: 'waiting' });
+		expect(await attempt(list, { headers, waitMs: 800 })).toMatchObject({
+			bytes: 0,
+			ended: 'waiting',
+		});
 		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'stall', afterBytes: 5, times: 1 });
 		expect(await attempt(list, { headers, waitMs: 800 })).toMatchObject({
 			status: 200,
@@ -262,8 +271,11 @@ describe('stall: a server that stops sending', () => {
 		expect((await put(url, body)).status).toBe(200);
 	});
 
-	test('stall and drip rules are checked: drip stays off the PUT, afterBytes must be a count', () => {
-		expect(() => emu.addFault({ endpoint: 'put', kind: 'drip' } as never)).toThrow(/only applies/);
+	test("stall and drip rules are checked: drip applies to the PUT's answer too, afterBytes must be a count", () => {
+		expect(() => emu.addFault({ endpoint: 'put', kind: 'drip', ms: 100 } as never)).not.toThrow();
+		expect(() => emu.addFault({ endpoint: 'put', kind: 'badJson' } as never)).toThrow(
+			/only applies/,
+		);
 		expect(() =>
 			emu.addFault({ endpoint: 'download', kind: 'stall', afterBytes: -1 } as never),
 		).toThrow(/afterBytes/);
