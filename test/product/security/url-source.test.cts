@@ -346,7 +346,7 @@ describe('Misleading errors of a failing file URL', () => {
 			parameters: fromUrl('http://127.0.0.1:9/photo.jpg', { allowInternalAddresses: true }),
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0 could not download "http://127.0.0.1:9/photo.jpg": its server did not answer',
+			'Item 0 could not download "http://127.0.0.1:9/photo.jpg": the server refused the connection (nothing listens there)',
 		);
 		expect(nodeError?.description).toBe(
 			'No answer came back (ECONNREFUSED). Check that the File URL is right and that its server is reachable from the machine n8n runs on.',

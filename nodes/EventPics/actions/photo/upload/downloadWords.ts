@@ -1,3 +1,4 @@
+import { networkWords } from '../../../transport/networkWords';
 import { shownSize } from '../../../helpers/size';
 import { shown } from '../../../helpers/text';
 import type { DownloadRefusal } from '../../../transport/download';
@@ -37,7 +38,7 @@ function addressWords(refusal: DownloadRefusal): RefusalWords | undefined {
 		case 'noAnswer':
 			// the code stays out of the message: n8n swaps a message naming ECONNREFUSED & co. for a generic one
 			return {
-				reason: `could not download "${refusal.url}": its server did not answer`,
+				reason: `could not download "${refusal.url}": ${networkWords(refusal.networkCode)}`,
 				description: `No answer came back (${refusal.networkCode}). Check that the File URL is right and that its server is reachable from the machine n8n runs on.`,
 			};
 		case 'badStatus':
