@@ -91,7 +91,7 @@ export const optionsField: INodeProperties = {
 			default: '',
 			placeholder: 'e.g. {{ $json.fileKey }}',
 			description:
-				'What identifies a file for "Skip Files Uploaded Before" (add both), e.g. its ID in the source. Empty: its content, so a renamed copy is still recognised.',
+				'What identifies a file for "Skip Files Uploaded Before", which must be on too: e.g. its ID in the source. Empty: its content, so a renamed copy is still recognised.',
 		},
 		{
 			displayName: 'File Name',
