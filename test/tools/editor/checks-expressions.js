@@ -44,8 +44,14 @@ async function storedAfterRun(page, url, workflowId, nodeName) {
 	return node.parameters;
 }
 
-/** @param {any} locator the stored resource locator @param {RegExp} expected @param {string} field */
-function keeps(locator, expected, field) {
+/**
+ * A stored field keeps its expression. `absentIsDefault`: n8n stores no value that equals the field's
+ * default, so an absent field of the tool as added holds its default, the `$fromAI()` one.
+ * @param {any} locator the stored resource locator (or `{ value }`) @param {RegExp} expected
+ * @param {string} field @param {boolean} absentIsDefault
+ */
+function keeps(locator, expected, field, absentIsDefault = false) {
+	if (locator === undefined && absentIsDefault) return;
 	assert.match(
 		String(locator?.value ?? ''),
 		expected,
@@ -75,26 +81,27 @@ async function expressionChecks({ check, page, app }) {
 
 	/**
 	 * One tool test run into the album "ceremony", then the stored Event and Album.
-	 * @param {{ id: string }} workflow @param {string} nodeName
+	 * @param {{ id: string }} workflow @param {string} nodeName @param {boolean} asAdded
 	 */
-	const toolRunKeepsFromAi = async (workflow, nodeName) => {
+	const toolRunKeepsFromAi = async (workflow, nodeName, asAdded) => {
 		await ui.openNode(page, app.url, workflow.id, nodeName);
 		const before = app.emulator.uploads.length;
 		await executeToolStep(page, ['wedding-anna-ben', 'ceremony', cake()]);
 		await uploadsReach(app.emulator, before + 1, page);
 		assert.equal(app.emulator.uploads.at(-1).albumId, 'ceremony');
 		const parameters = await storedAfterRun(page, app.url, workflow.id, nodeName);
-		keeps(parameters.event, /\$fromAI\('linkId'/, 'Event');
-		keeps(parameters.album, /\$fromAI\('albumId'/, 'Album');
-		keeps({ value: parameters.fileUrl }, /\$fromAI\('fileUrl'/, 'File URL');
+		keeps(parameters.event, /\$fromAI\('linkId'/, 'Event', asAdded);
+		keeps(parameters.album, /\$fromAI\('albumId'/, 'Album', asAdded);
+		const fileUrl = parameters.fileUrl === undefined ? undefined : { value: parameters.fileUrl };
+		keeps(fileUrl, /\$fromAI\('fileUrl'/, 'File URL', asAdded);
 	};
 
 	await check('tool-keeps-fromai-after-a-test-run', async () => {
-		await toolRunKeepsFromAi(WORKFLOWS.agentRun, 'Upload');
+		await toolRunKeepsFromAi(WORKFLOWS.agentRun, 'Upload', true);
 	});
 
 	await check('example-agent-keeps-fromai-after-a-test-run', async () => {
-		await toolRunKeepsFromAi(WORKFLOWS.agentExample, 'Upload photo from URL');
+		await toolRunKeepsFromAi(WORKFLOWS.agentExample, 'Upload photo from URL', false);
 	});
 
 	// the regular node: Event and Album from the item (a form or a sheet names them)
