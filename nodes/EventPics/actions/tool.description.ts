@@ -55,13 +55,19 @@ export function toolDescription(text: string): INodeProperties {
 /**
  * A resource locator twice: picked from the list by the user in the node; in the tool given by the
  * agent (By ID, `$fromAI`). A wrong ID gets an error that lists the valid ones, so the agent can
- * correct itself; the user can still pick a fixed event or album in the tool.
+ * correct itself; the user can still pick a fixed event or album in the tool. The tool's copy depends
+ * on no other field: the editor empties a dependent field when what it depends on changes, and a
+ * user who fixes the event in the tool would lose the Album's `$fromAI()` that way.
  */
 function pickedOrGiven(locator: INodeProperties, key: string, said: string): INodeProperties[] {
+	const { typeOptions, ...rest } = locator;
+	const { loadOptionsDependsOn, ...ownTypeOptions } = typeOptions ?? {};
+	void loadOptionsDependsOn;
 	return [
 		{ ...locator, displayOptions: NOT_AS_TOOL },
 		{
-			...locator,
+			...rest,
+			...(Object.keys(ownTypeOptions).length > 0 && { typeOptions: ownTypeOptions }),
 			default: { __rl: true, mode: 'id', value: fromAI(key, said) },
 			displayOptions: AS_TOOL,
 		},
