@@ -41,7 +41,16 @@ async function storedAfterRun(page, url, workflowId, nodeName) {
 	const stored = await ui.storedWorkflow(page, workflowId);
 	const node = stored.nodes.find((/** @type {any} */ n) => n.name === nodeName);
 	assert.ok(node, `no node "${nodeName}" in the stored workflow`);
+	// the node as the user sees it again (and as its screenshot shows it)
+	await ui.openNodeOnCanvas(page, nodeName);
 	return node.parameters;
+}
+
+/** The open node panel shows `text` (an expression in a field). @param {Page} page @param {string} text */
+async function panelShows(page, text) {
+	await page.waitForTimeout(1000);
+	const shown = await page.locator('[data-test-id="ndv"]').first().innerText();
+	assert.ok(shown.includes(text), `the reopened node does not show ${text}`);
 }
 
 /**
@@ -94,6 +103,7 @@ async function expressionChecks({ check, page, app }) {
 		keeps(parameters.album, /\$fromAI\('albumId'/, 'Album', asAdded);
 		const fileUrl = parameters.fileUrl === undefined ? undefined : { value: parameters.fileUrl };
 		keeps(fileUrl, /\$fromAI\('fileUrl'/, 'File URL', asAdded);
+		await panelShows(page, "$fromAI('albumId'");
 	};
 
 	await check('tool-keeps-fromai-after-a-test-run', async () => {
@@ -119,6 +129,7 @@ async function expressionChecks({ check, page, app }) {
 		);
 		keeps(parameters.event, /^=\{\{ \$json\.linkId \}\}$/, 'Event');
 		keeps(parameters.album, /^=\{\{ \$json\.albumId \}\}$/, 'Album');
+		await panelShows(page, '$json.albumId');
 	});
 }
 
