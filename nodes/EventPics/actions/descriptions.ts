@@ -33,10 +33,13 @@ export const albumLocator: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	description:
-		'The album of the chosen event; empty ("No album") uploads into the event itself. Changing the event empties this field.',
-	// the editor empties a picked album when the event changes (n8n resets a resource locator
-	// whose dependencies change), so an album of the previous event cannot stay behind
-	typeOptions: { loadOptionsDependsOn: ['event.value'] },
+		'The album of the chosen event; empty ("No album") uploads into the event itself. Picking another event from the list empties this field.',
+	// The editor empties this field whenever what it depends on resolves differently, even when it
+	// holds an expression. On the event's title as the list stored it (not its value): picking
+	// another event empties a picked album, but an Event that is an expression (on the item, or
+	// `$fromAI()`) has no stored title, so a run that resolves it anew keeps the Album's expression.
+	// The list itself follows the event either way (the editor asks again when any field changes).
+	typeOptions: { loadOptionsDependsOn: ['event.cachedResultName'] },
 	modes: [
 		{
 			displayName: 'From List',

@@ -120,7 +120,10 @@ describe('example: AI agent with EventPics tools', () => {
 	function uploadTool(allowInternalAddresses: boolean): AgentTool {
 		const node = nodeNamed(workflow, 'Upload photo from URL');
 		if (!allowInternalAddresses) return agentTool(node);
-		return agentTool({ ...node, parameters: { ...node.parameters, options: { allowInternalAddresses: true } } });
+		return agentTool({
+			...node,
+			parameters: { ...node.parameters, options: { allowInternalAddresses: true } },
+		});
 	}
 
 	it('offers "Upload photo from URL" with the event, album and address as arguments; it uploads the file', async () => {
@@ -155,11 +158,110 @@ describe('example: AI agent with EventPics tools', () => {
 		]);
 	});
 
+	/**
+	 * The example's two tools as n8n runs them for an AI agent: the "EventPics Tool" type (its `@tool`
+	 * fields), called through n8n-core's engine as AI Agent v3 calls a tool (test/tools/engine/ai-tool.js).
+	 */
+	async function agentCalls(calls: Array<{ tool: string; args: IDataObject }>) {
+		const toolTypeName = engine.toolTypeName(NODE_TYPE);
+		const tools = ['List EventPics events', 'Upload photo from URL'].map((name) => {
+			const { parameters } = nodeNamed(workflow, name);
+			// the test's file host is on 127.0.0.1, which the shipped tool refuses
+			const upload = name === 'Upload photo from URL';
+			return {
+				name,
+				type: toolTypeName,
+				parameters: upload
+					? { ...parameters, options: { allowInternalAddresses: true } }
+					: parameters,
+			};
+		});
+		const run = await engine.runWorkflow({
+			nodes: [
+				{ name: 'Chat', type: engine.START_NODE_TYPE },
+				{
+					name: 'AI Agent',
+					type: engine.AGENT_TYPE_NAME,
+					parameters: { calls: JSON.stringify(calls) },
+				},
+				...tools,
+			],
+			connections: {
+				Chat: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+				...Object.fromEntries(
+					tools.map(({ name }) => [
+						name,
+						{ ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+					]),
+				),
+			},
+			nodeTypes: {
+				[toolTypeName]: engine.toolVariant(nodeTypes[NODE_TYPE]),
+				[engine.AGENT_TYPE_NAME]: engine.AGENT_TYPE,
+			},
+			credentialTypes,
+			credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } },
+		});
+		if (run.error) throw new Error(run.error.message);
+		return run.outputs['AI Agent'][0].json.answers as Array<{
+			items: IDataObject[];
+			error?: string;
+		}>;
+	}
+
+	// issue 30: the album comes from the agent, as the example ships (not an empty or fixed one)
+	it("uploads into the album the agent names, as n8n runs the example's tool", async () => {
+		const album = nodeNamed(workflow, 'Upload photo from URL').parameters.album as IDataObject;
+		expect(album).toEqual({
+			__rl: true,
+			mode: 'id',
+			value: expect.stringMatching(/^=\{\{ \$fromAI\('albumId', /),
+		});
+
+		const answers = await agentCalls([
+			{ tool: 'List_EventPics_events', args: {} },
+			{
+				tool: 'Upload_photo_from_URL',
+				args: { linkId: 'wedding-anna-ben', albumId: 'ceremony', fileUrl: `${filesUrl}/cake.jpg` },
+			},
+			{
+				tool: 'Upload_photo_from_URL',
+				args: { linkId: 'summer-party-2026', albumId: 'sp-dance', fileUrl: `${filesUrl}/cake.jpg` },
+			},
+		]);
+
+		expect(answers.map((answer) => answer.error)).toEqual([undefined, undefined, undefined]);
+		expect(answers[1].items).toEqual([
+			expect.objectContaining({
+				outcome: 'uploaded',
+				eventTitle: "Anna & Ben's Wedding",
+				albumTitle: 'Ceremony',
+			}),
+		]);
+		expect(answers[2].items).toEqual([
+			expect.objectContaining({
+				outcome: 'uploaded',
+				eventTitle: 'Summer Party 2026',
+				albumTitle: 'Dance floor',
+			}),
+		]);
+		expect(emu.uploads.map((u) => [u.linkId, u.albumId, u.fileName])).toEqual([
+			['wedding-anna-ben', 'ceremony', 'cake.jpg'],
+			['summer-party-2026', 'sp-dance', 'cake.jpg'],
+		]);
+	});
+
 	it('as shipped, refuses an address on this machine (the agent cannot read internal files)', async () => {
 		const tool = uploadTool(false);
 		await expect(
-			tool.invoke({ linkId: 'wedding-anna-ben', albumId: 'ceremony', fileUrl: `${filesUrl}/cake.jpg` }),
-		).rejects.toThrow(/^Item 0 has a File URL that points into an internal network: "127\.0\.0\.1:\d+" is a loopback address$/);
+			tool.invoke({
+				linkId: 'wedding-anna-ben',
+				albumId: 'ceremony',
+				fileUrl: `${filesUrl}/cake.jpg`,
+			}),
+		).rejects.toThrow(
+			/^Item 0 has a File URL that points into an internal network: "127\.0\.0\.1:\d+" is a loopback address$/,
+		);
 		expect(emu.uploads).toHaveLength(0);
 	});
 

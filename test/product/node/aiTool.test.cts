@@ -155,13 +155,21 @@ describe('EventPics Tool: what an AI agent is offered, as added', () => {
 			{
 				'List events': { resource: 'event', operation: 'getAll' },
 				// the test's file host is on 127.0.0.1, which the tool refuses unless allowed
-				Upload: { resource: 'photo', operation: 'upload', options: { allowInternalAddresses: true } },
+				Upload: {
+					resource: 'photo',
+					operation: 'upload',
+					options: { allowInternalAddresses: true },
+				},
 			},
 			[
 				{ tool: 'List_events', args: {} },
 				{
 					tool: 'Upload',
-					args: { linkId: 'wedding-anna-ben', albumId: 'ceremony', fileUrl: `${filesUrl}/cake.jpg` },
+					args: {
+						linkId: 'wedding-anna-ben',
+						albumId: 'ceremony',
+						fileUrl: `${filesUrl}/cake.jpg`,
+					},
 				},
 			],
 		);
@@ -188,14 +196,95 @@ describe('EventPics Tool: what an AI agent is offered, as added', () => {
 
 	it('an unknown event answers the agent with the events it can use', async () => {
 		const { answers } = await agent({ Upload: { resource: 'photo', operation: 'upload' } }, [
-			{ tool: 'Upload', args: { linkId: 'birthday', albumId: '', fileUrl: `${filesUrl}/cake.jpg` } },
+			{
+				tool: 'Upload',
+				args: { linkId: 'birthday', albumId: '', fileUrl: `${filesUrl}/cake.jpg` },
+			},
 		]);
 		expect(answers[0].items).toEqual([
 			{
 				error:
-					'The event "birthday" is not one of this API key\'s events; its events are "Anna & Ben\'s Wedding" (wedding-anna-ben), "Summer Party 2026" (summer-party-2026), "Office Opening" (office-opening)',
+					'The event "birthday" is not one of this API key\'s events; its events are "Anna & Ben\'s Wedding" (wedding-anna-ben), "Summer Party 2026" (summer-party-2026), "Office Opening" (office-opening). Pass one of the linkIds listed (in brackets) as linkId.',
 			},
 		]);
 		expect(emu.uploads).toHaveLength(0);
+	});
+
+	/** One call of the upload tool as added (the file host is on 127.0.0.1, so allowed). */
+	async function uploadCall(args: IDataObject, parameters: INodeParameters = {}) {
+		const { answers } = await agent(
+			{
+				Upload: {
+					resource: 'photo',
+					operation: 'upload',
+					options: { allowInternalAddresses: true },
+					...parameters,
+				},
+			},
+			[{ tool: 'Upload', args: { fileUrl: `${filesUrl}/cake.jpg`, ...args } }],
+		);
+		return answers[0].items;
+	}
+
+	// issue 30: a model has no "Album" field; it is told the argument to pass
+	it('an album of another event answers the agent with the albumId to pass', async () => {
+		const items = await uploadCall({ linkId: 'summer-party-2026', albumId: 'booth' });
+		expect(items).toEqual([
+			{
+				error:
+					'The album "Photo booth" (booth) is not an album of "Summer Party 2026" (summer-party-2026); its albums are "Booth" (sp-booth), "Dance floor" (sp-dance). Pass one of the album ids listed (in brackets) as albumId, or an empty albumId to upload into the event itself.',
+			},
+		]);
+		expect(emu.uploads).toHaveLength(0);
+	});
+
+	it('an album for an event without albums tells the agent to pass an empty albumId', async () => {
+		const items = await uploadCall({ linkId: 'office-opening', albumId: 'booth' });
+		expect(items).toEqual([
+			{
+				error:
+					'The album "Photo booth" (booth) is not an album of "Office Opening" (office-opening); it has no albums. Pass an empty albumId: this event has no albums, so the file goes into the event itself.',
+			},
+		]);
+	});
+
+	it('an empty linkId tells the agent what to pass', async () => {
+		const items = await uploadCall({ linkId: '', albumId: '' });
+		expect(items).toEqual([
+			{ error: "No event is selected. Pass the linkId of one of the user's events as linkId." },
+		]);
+	});
+
+	it('names the argument the field asks the model for (the key of its $fromAI)', async () => {
+		const items = await uploadCall(
+			{ eventId: 'summer-party-2026', album: 'booth' },
+			{
+				event: {
+					__rl: true,
+					mode: 'id',
+					value: "={{ $fromAI('eventId', 'The event', 'string') }}",
+				},
+				album: { __rl: true, mode: 'id', value: "={{ $fromAI('album', 'The album', 'string') }}" },
+			},
+		);
+		expect(items[0].error).toMatch(
+			/\. Pass one of the album ids listed \(in brackets\) as album, or an empty album to upload into the event itself\.$/,
+		);
+	});
+
+	it('an album the user fixed in the tool keeps the words for the field (the model cannot change it)', async () => {
+		const items = await uploadCall(
+			{},
+			{
+				event: { __rl: true, mode: 'list', value: 'summer-party-2026' },
+				album: { __rl: true, mode: 'list', value: 'booth', cachedResultName: 'Photo booth' },
+			},
+		);
+		expect(items).toEqual([
+			{
+				error:
+					'The album "Photo booth" (booth) is not an album of "Summer Party 2026" (summer-party-2026); its albums are "Booth" (sp-booth), "Dance floor" (sp-dance)',
+			},
+		]);
 	});
 });

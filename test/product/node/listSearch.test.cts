@@ -91,11 +91,26 @@ describe("dropdowns (list search) through n8n-core's LoadOptionsContext", () => 
 		});
 	});
 
-	it('the Album field asks the editor to empty it when the event changes', () => {
-		const albums = nodeTypes[NODE_TYPE].description.properties.filter((p) => p.name === 'album');
+	// issue 30: the editor empties a dependent field whenever what it depends on resolves
+	// differently, expressions included; the title the list stored changes only when the user picks
+	const albumFields = () =>
+		nodeTypes[NODE_TYPE].description.properties.filter((p) => p.name === 'album');
+	it("the node's Album asks the editor to empty it when another event is picked from the list", () => {
+		const albums = albumFields().filter((album) => !album.displayOptions?.show?.['@tool']);
 		expect(albums.length).toBeGreaterThan(0);
 		for (const album of albums)
-			expect(album.typeOptions?.loadOptionsDependsOn).toEqual(['event.value']);
+			expect(album.typeOptions?.loadOptionsDependsOn).toEqual(['event.cachedResultName']);
+	});
+
+	it("the tool's Album depends on no field, so the editor never empties its $fromAI()", () => {
+		const albums = albumFields().filter((album) => album.displayOptions?.show?.['@tool']);
+		expect(albums.length).toBeGreaterThan(0);
+		for (const album of albums) {
+			expect(album.default).toEqual(
+				expect.objectContaining({ value: expect.stringContaining("$fromAI('albumId'") }),
+			);
+			expect(album.typeOptions?.loadOptionsDependsOn).toBeUndefined();
+		}
 	});
 
 	it("names an unknown event and the key's events by title and id", async () => {

@@ -9,7 +9,9 @@
  * its search, the album list per event and after switching events, the error for an album of another
  * event and for a wrong key in a dropdown; then runs (checks-runs.js: an example as imported, its
  * event and album picked, run; uploaded/skipped/failed in the output pane; the guest form sent in
- * Chromium) and the node's fields (checks-node.js: option names, placeholders, the AI tool as added).
+ * Chromium), the node's fields (checks-node.js: option names, placeholders, the AI tool as added)
+ * and the expressions a run from the editor keeps (checks-expressions.js: the AI tool's `$fromAI()`
+ * fields after a test run, the AI agent example's, Event and Album as expressions on the item).
  * Screenshots: test/tools/editor/screenshots/<check>.png (and fail-<check>.png when a check fails).
  * Not part of `npm test` (it needs the ~3 GB n8n install of `npm run n8n`).
  */
@@ -18,6 +20,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { launchBrowser } = require('../docs/browser');
+const { expressionChecks } = require('./checks-expressions');
 const { nodeChecks } = require('./checks-node');
 const { runChecks } = require('./checks-runs');
 const { startApp, CREDENTIALS, WORKFLOWS } = require('./setup');
@@ -200,6 +203,7 @@ async function main() {
 
 		await runChecks({ check, page, context, app });
 		await nodeChecks({ check, page, app });
+		await expressionChecks({ check, page, app });
 	} finally {
 		await browser.close();
 		await app.close();

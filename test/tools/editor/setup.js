@@ -27,6 +27,8 @@ const CREDENTIALS = {
 	nothingListens: { id: 'eventpicsNoServer1', name: 'EventPics (nothing listens)' },
 };
 
+const PHOTO = path.join(__dirname, '..', '..', 'fixtures', 'samples', 'booth-0001.jpg');
+
 /** A documentation-range address: the credential test refuses it before any connection. */
 const PLAIN_HTTP_BASE_URL = 'http://192.0.2.10:8787';
 
@@ -36,6 +38,12 @@ const WORKFLOWS = {
 	badKey: { id: 'epEditorBadKey01', name: 'Editor: wrong key' },
 	outcomes: { id: 'epEditorOutcome1', name: 'Editor: uploaded, skipped and failed' },
 	agent: { id: 'epEditorAgent001', name: 'Editor: EventPics Tool as added' },
+	agentRun: { id: 'epEditorAgentRun', name: 'Editor: EventPics Tool, one test run' },
+	agentExample: {
+		id: 'epExampleAgent01',
+		name: 'EventPics example: AI agent with EventPics tools',
+	},
+	fromInput: { id: 'epEditorFromItem', name: 'Editor: Event and Album from the item' },
 };
 
 /** @param {string} value @param {string} title */
@@ -94,10 +102,14 @@ function outcomesWorkflow(folder) {
 	};
 }
 
-/** Chat trigger -> AI Agent with "EventPics Tool" added as n8n adds it: only the credential set. */
-function agentWorkflow() {
+/**
+ * Chat trigger -> AI Agent with "EventPics Tool" added as n8n adds it: only the credential set
+ * (and `parameters`, for a test run that fetches from this machine).
+ * @param {{ id: string, name: string }} workflow @param {string} toolName @param {object} parameters
+ */
+function agentWorkflow(workflow = WORKFLOWS.agent, toolName = 'EventPics', parameters = {}) {
 	return {
-		...WORKFLOWS.agent,
+		...workflow,
 		nodes: [
 			{
 				id: 'g1',
@@ -118,22 +130,101 @@ function agentWorkflow() {
 			},
 			{
 				id: 'g3',
-				name: 'EventPics',
+				name: toolName,
 				type: 'n8n-nodes-eventpics.eventPicsTool',
 				typeVersion: 1,
 				position: [400, 220],
-				parameters: {},
+				parameters,
 				credentials: { eventPicsApi: CREDENTIALS.good },
 			},
 		],
 		connections: {
 			Chat: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-			EventPics: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			[toolName]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 		},
 		settings: { executionOrder: 'v1' },
 		pinData: {},
 		active: false,
 	};
+}
+
+/**
+ * Manual trigger -> Edit Fields (an item naming the event, the album and a file's address, as a form
+ * or a sheet would) -> EventPics upload with Event, Album and File URL as expressions on the item.
+ * @param {string} fileUrl
+ */
+function fromInputWorkflow(fileUrl) {
+	/** @param {string} name @param {string} value */
+	const field = (name, value) => ({ id: name, name, value, type: 'string' });
+	/** @param {string} name */
+	const fromItem = (name) => ({ __rl: true, mode: 'id', value: `={{ $json.${name} }}` });
+	return {
+		...WORKFLOWS.fromInput,
+		nodes: [
+			{
+				id: 'i1',
+				name: 'Run now',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'i2',
+				name: 'Photo to send',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [220, 0],
+				parameters: {
+					assignments: {
+						assignments: [
+							field('linkId', 'wedding-anna-ben'),
+							field('albumId', 'ceremony'),
+							field('fileUrl', fileUrl),
+						],
+					},
+					options: {},
+				},
+			},
+			{
+				id: 'i3',
+				name: 'Upload to EventPics',
+				type: 'n8n-nodes-eventpics.eventPics',
+				typeVersion: 1,
+				position: [440, 0],
+				parameters: {
+					resource: 'photo',
+					operation: 'upload',
+					event: fromItem('linkId'),
+					album: fromItem('albumId'),
+					source: 'url',
+					fileUrl: '={{ $json.fileUrl }}',
+					takenAtMode: 'none',
+					// the file is served by the emulator on this machine
+					options: { allowInternalAddresses: true },
+				},
+				credentials: { eventPicsApi: CREDENTIALS.good },
+			},
+		],
+		connections: {
+			'Run now': { main: [[{ node: 'Photo to send', type: 'main', index: 0 }]] },
+			'Photo to send': { main: [[{ node: 'Upload to EventPics', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+		active: false,
+	};
+}
+
+/**
+ * The shipped AI agent example, its upload tool allowed to fetch from this machine (where the
+ * emulator serves the test's file).
+ */
+function agentExample() {
+	const workflow = loadExample('ai-agent-tools');
+	const upload = workflow.nodes.find((/** @type {any} */ n) => n.name === 'Upload photo from URL');
+	upload.parameters.options = { allowInternalAddresses: true };
+	return workflow;
 }
 
 /**
@@ -237,6 +328,14 @@ async function startApp() {
 			form,
 			outcomesWorkflow(mixed),
 			agentWorkflow(),
+			// the tool as added, allowed to fetch the emulator's file on this machine
+			agentWorkflow(WORKFLOWS.agentRun, 'Upload', {
+				resource: 'photo',
+				operation: 'upload',
+				options: { allowInternalAddresses: true },
+			}),
+			agentExample(),
+			fromInputWorkflow(emulator.addDownload('cake.jpg', fs.readFileSync(PHOTO))),
 			uploadWorkflow(WORKFLOWS.lists, CREDENTIALS.good, wedding, picked('booth', 'Photo booth')),
 			uploadWorkflow(
 				WORKFLOWS.stale,

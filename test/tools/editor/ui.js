@@ -166,6 +166,31 @@ async function outputPane(page) {
 	return { hints, columns, text: await panel.innerText() };
 }
 
+/**
+ * The workflow as n8n stored it, read through its REST API from the page (as the editor does: the
+ * session cookie and the browser-id header). @param {Page} page @param {string} id
+ */
+async function storedWorkflow(page, id) {
+	const answer = await page.evaluate(async (workflowId) => {
+		/** @type {any} the page's window (this runs in the browser) */
+		const browser = globalThis;
+		let browserId = browser.localStorage.getItem('n8n-browserId') ?? '';
+		try {
+			browserId = JSON.parse(browserId);
+		} catch {
+			// stored as plain text
+		}
+		const response = await browser.fetch(`/rest/workflows/${workflowId}`, {
+			credentials: 'include',
+			headers: { 'browser-id': browserId },
+		});
+		return { status: response.status, text: await response.text() };
+	}, id);
+	if (answer.status !== 200)
+		throw new Error(`GET /rest/workflows/${id}: ${answer.status} ${answer.text}`);
+	return JSON.parse(answer.text).data;
+}
+
 /** Closes an open list or dialog. @param {Page} page */
 async function escape(page) {
 	await page.keyboard.press('Escape');
@@ -190,5 +215,6 @@ module.exports = {
 	rlPlaceholder,
 	rlMode,
 	saveWorkflow,
+	storedWorkflow,
 	outputPane,
 };

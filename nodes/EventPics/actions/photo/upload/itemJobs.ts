@@ -2,11 +2,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { sanitizeFileName } from '../../../helpers/fileName';
 import { shown } from '../../../helpers/text';
-import { albumNotInEvent, albumTitleElsewhere } from '../../../helpers/naming';
 import { parseTakenAt } from '../../../helpers/takenAt';
 import { itemError, readSwitch } from '../../items';
 import type { Account } from '../../account';
-import { chosenEvent, readLocator } from '../../account';
+import { chosenEventAndAlbum } from '../../account';
 import { shownUrl } from '../../../transport/downloadRefusals';
 import type { RetryPolicy } from '../../../transport/retryPolicy';
 import { retryPolicyFrom } from '../../../transport/retryPolicy';
@@ -85,7 +84,7 @@ export async function itemJobs(
 	itemIndex: number,
 	options: UploadOptions = readUploadOptions(ctx, itemIndex),
 ): Promise<UploadJob[]> {
-	const { event, album } = await chosenPlace(ctx, account, itemIndex);
+	const { event, album } = await chosenEventAndAlbum(ctx, account, itemIndex);
 	const base: JobBase = {
 		itemIndex,
 		linkId: event.linkId,
@@ -105,24 +104,6 @@ export async function itemJobs(
 	if (ctx.getNodeParameter('source', itemIndex, 'binary') === 'url')
 		return [urlJob(ctx, base, eventFacts)];
 	return await binaryJobs(ctx, base, eventFacts);
-}
-
-/** The event and album the item names, checked against the key's events. */
-async function chosenPlace(ctx: IExecuteFunctions, account: Account, itemIndex: number) {
-	const event = await chosenEvent(ctx, account, itemIndex);
-	const chosenAlbum = readLocator(ctx, 'album', itemIndex);
-	const albumId = chosenAlbum.value;
-	const album = event.albums.find((candidate) => candidate.id === albumId);
-	if (albumId === '' || album) return { event, album };
-	const title = albumTitleElsewhere(await account.events(itemIndex), albumId, chosenAlbum.title);
-	throw itemError(
-		ctx,
-		itemIndex,
-		albumNotInEvent(event, albumId, title),
-		event.albums.length === 0
-			? 'Leave the "Album" field empty (choose "No album" in the list): this event has no albums.'
-			: 'Pick the album again in the "Album" field (its list shows the albums of the chosen event), or leave it empty.',
-	);
 }
 
 /** The one job of an item whose file comes from its File URL: downloaded when its turn comes. */
