@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromFile, mediaBytes, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import {
+	binaryFromFile,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
 
 const FILES = 24;
 const KILL_AFTER = 16;

@@ -1,5 +1,11 @@
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, mediaBytes, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import {
+	binaryFromBuffer,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
 
 const photos = (count: number) =>
 	Array.from({ length: count }, (_, index) => ({
