@@ -67,11 +67,6 @@ interface TypeRules {
 	allowUnknown: boolean;
 	/** Option "Allow Any File Type". */
 	allowOther: boolean;
-	/**
-	 * A file named as a photo or video format the node can check whose first bytes are no photo
-	 * or video format at all: refused (the default), or uploaded with a warning.
-	 */
-	unrecognised?: 'refuse' | 'warn';
 }
 
 export type TypeDecision =
@@ -80,15 +75,14 @@ export type TypeDecision =
 
 /**
  * Why an album should not get this file (a type neither photo nor video, octet-stream without
- * "Allow Unknown Types", text or other content under a media name), or undefined. A media type
- * whose bytes are no format the node knows is refused or only flagged, as `rules.unrecognised` says.
+ * "Allow Unknown Types", text or other content under a media name, a media type the node can check
+ * whose bytes are no format it knows), or undefined. A binary field and a download are judged alike.
  */
 function refusalOf(
 	fileName: string,
 	contentType: string,
 	head: Uint8Array,
 	rules: TypeRules,
-	warnings: string[],
 ): Extract<TypeDecision, { ok: false }> | undefined {
 	const octet = contentType === OCTET_STREAM;
 	const sentAs = `"${fileName}" would be sent as ${contentType}`;
@@ -115,9 +109,8 @@ function refusalOf(
 		return { ok: false, kind: 'notMedia', reason };
 	}
 	if (CHECKABLE_TYPES.has(contentType) && !sniffMediaType(head)) {
-		const what = `${sentAs}, but its first bytes are no photo or video format the node knows`;
-		if (rules.unrecognised !== 'warn') return { ok: false, kind: 'unrecognised', reason: what };
-		warnings.push(`${what}; check the file.`);
+		const reason = `${sentAs}, but its first bytes are no photo or video format the node knows`;
+		return { ok: false, kind: 'unrecognised', reason };
 	}
 	return undefined;
 }
@@ -158,7 +151,7 @@ export function decideType(
 		);
 	}
 	if (!rules.allowOther) {
-		const refusal = refusalOf(named.fileName, contentType, head, rules, warnings);
+		const refusal = refusalOf(named.fileName, contentType, head, rules);
 		if (refusal) return refusal;
 	}
 	const mismatch = contentMismatch(head, contentType, named.fileName);

@@ -1,8 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { randomBytes } from 'node:crypto';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, fromList, maxOverlap, runEventPics, startEmulator } from './fixture.cts';
+import { binaryFromBuffer, fromList, maxOverlap, mediaBytes, runEventPics, startEmulator } from './fixture.cts';
 
 const upload = (options: INodeParameters) => ({
 	resource: 'photo',
@@ -14,7 +13,7 @@ const upload = (options: INodeParameters) => ({
 const photos = (count: number) =>
 	Array.from({ length: count }, (_, index) => ({
 		binary: {
-			data: binaryFromBuffer(randomBytes(5000), {
+			data: binaryFromBuffer(mediaBytes(5000), {
 				fileName: `p-${String(index).padStart(3, '0')}.jpg`,
 			}),
 		},

@@ -1,11 +1,16 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromFile, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import {
+	binaryFromFile,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
 
 const FILES = 24;
 const KILL_AFTER = 16;
@@ -27,7 +32,7 @@ describe('Skip Files Uploaded Before after n8n was killed in the middle of a run
 	beforeAll(async () => {
 		emu = await startEmulator();
 		mkdirSync(folder);
-		for (const name of names) writeFileSync(join(folder, name), randomBytes(3000));
+		for (const name of names) writeFileSync(join(folder, name), mediaBytes(3000));
 	});
 	afterAll(async () => {
 		await emu.close();

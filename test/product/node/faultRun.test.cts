@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, fromList, runEventPics, startEmulator } from './fixture.cts';
+import { binaryFromBuffer, fromList, mediaBytes, runEventPics, startEmulator } from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -25,7 +25,7 @@ describe('fault run: 300 uploads under 429, 500, resets and expired addresses', 
 	it('delivers every file, each stored once unless the output says a reset hid a completed PUT', async () => {
 		const files = Array.from({ length: 300 }, (_, index) => ({
 			name: `booth-${String(index).padStart(4, '0')}.jpg`,
-			bytes: randomBytes(2048),
+			bytes: mediaBytes(2048),
 		}));
 		emu.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 429, probability: 0.1 });
 		emu.addFault({ endpoint: 'put', kind: 'status', status: 429, probability: 0.1 });

@@ -20,6 +20,15 @@ export const credentialTypes = { eventPicsApi: new EventPicsApi() };
 export const { binaryFromBuffer, binaryFromFile, inlineBinary, callListSearch } = engine;
 
 /**
+ * An ordinary photo or video as a test input: `size` bytes, the signature of the format `extension`
+ * names (jpg, png, gif, webp, heic, avif, tif, bmp, mp4, mov, avi, webm, mkv, mpg, ...), then random
+ * bytes, different on each call as `randomBytes` (the node refuses a file named as a photo or video
+ * whose first bytes are no such format). Shared with the tools: test/tools/media-bytes.js.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const mediaBytes: (size: number, extension?: string) => Buffer = require('../../tools/media-bytes').mediaBytes;
+
+/**
  * n8n's credential test: the credential type has no `test`, so n8n finds the node that declares
  * `testedBy` for it (EventPics.node.ts) among the node types, as here.
  */

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
-
 import type { Emulator, RunResult } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	callListSearch,
 	credentialTypes,
 	fromList,
+	mediaBytes,
 	NODE_TYPE,
 	nodeTypes,
 	runEventPics,
@@ -16,7 +15,7 @@ import {
 const upload = uploadParameters;
 const photo = () => ({
 	binary: {
-		data: binaryFromBuffer(randomBytes(2000), { fileName: 'k.jpg', mimeType: 'image/jpeg' }),
+		data: binaryFromBuffer(mediaBytes(2000), { fileName: 'k.jpg', mimeType: 'image/jpeg' }),
 	},
 });
 

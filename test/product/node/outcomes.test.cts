@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import { binaryFromBuffer, mediaBytes, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { clearDedupStore } = require('../../tools/engine');
@@ -35,9 +33,6 @@ const FIELDS = [
 	'error',
 ];
 
-/** Random bytes that start as a JPEG does (a file named .jpg that is no photo gets a warning). */
-const jpeg = (size: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(size - 4)]);
-
 const file = (fileName: string, data: Buffer) => ({
 	json: { name: fileName },
 	binary: { data: binaryFromBuffer(data, { fileName, mimeType: 'image/jpeg' }) },
@@ -52,7 +47,7 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 		clearDedupStore();
 	});
 
-	const seen = jpeg(2000);
+	const seen = mediaBytes(2000);
 	const skipping = uploadParameters({ options: { skipDuplicates: true, concurrency: 1 } });
 
 	it('uploaded, skipped and failed items share every field in one order, outcome first', async () => {
@@ -62,7 +57,7 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 			continueOnFail: true,
 			parameters: skipping,
 			inputItems: [
-				file('new.jpg', jpeg(3000)),
+				file('new.jpg', mediaBytes(3000)),
 				file('seen-again.jpg', seen),
 				file('notes.txt', Buffer.from('plain text, not a photo')),
 				{ json: { name: 'nothing' } },
@@ -112,12 +107,9 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 				{
 					json: {},
 					binary: {
-						a: binaryFromBuffer(jpeg(100), { fileName: 'a.jpg' }),
+						a: binaryFromBuffer(mediaBytes(100), { fileName: 'a.jpg' }),
 						// a PNG named .jpg goes up with a warning
-						b: binaryFromBuffer(
-							Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(100)]),
-							{ fileName: 'b.jpg', mimeType: 'image/jpeg' },
-						),
+						b: binaryFromBuffer(mediaBytes(108, 'png'), { fileName: 'b.jpg', mimeType: 'image/jpeg' }),
 					},
 				},
 			],
@@ -133,8 +125,8 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 			emu,
 			parameters: uploadParameters({ takenAtMode: 'value', takenAt: '={{ $json.when }}' }),
 			inputItems: [
-				{ ...file('winter.jpg', jpeg(10)), json: { when: '2026-01-15T09:00:00Z' } },
-				{ ...file('summer.jpg', jpeg(10)), json: { when: '2026-07-15T09:00:00.250Z' } },
+				{ ...file('winter.jpg', mediaBytes(10)), json: { when: '2026-01-15T09:00:00Z' } },
+				{ ...file('summer.jpg', mediaBytes(10)), json: { when: '2026-07-15T09:00:00.250Z' } },
 			],
 			settings: { timezone: 'Europe/Berlin' },
 		});
@@ -145,7 +137,7 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 		const none = await runEventPics({
 			emu,
 			parameters: uploadParameters({ takenAtMode: 'none' }),
-			inputItems: [file('undated.jpg', jpeg(10))],
+			inputItems: [file('undated.jpg', mediaBytes(10))],
 		});
 		expect(none.items[0].json).toMatchObject({
 			takenAt: null,

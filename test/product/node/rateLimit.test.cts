@@ -1,12 +1,16 @@
-import { randomBytes } from 'node:crypto';
-
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import {
+	binaryFromBuffer,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
 
 const photos = (count: number) =>
 	Array.from({ length: count }, (_, index) => ({
 		binary: {
-			data: binaryFromBuffer(randomBytes(3000), {
+			data: binaryFromBuffer(mediaBytes(3000), {
 				fileName: `rate-${String(index).padStart(3, '0')}.jpg`,
 			}),
 		},

@@ -1,16 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, inlineBinary, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import { binaryFromBuffer, inlineBinary, mediaBytes, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const MiB = 1024 * 1024;
 
-/** The bytes, made to start as an MP4 does (an ftyp box), as a camera's file: a video named .mp4 that is no video gets a warning. */
-const video = (bytes: Buffer, name = 'ceremony.mp4') => {
-	bytes.set([0, 0, 0, 16, ...Buffer.from('ftypisom'), 0, 0, 2, 0]);
-	return { json: {}, binary: { data: binaryFromBuffer(bytes, { fileName: name, mimeType: 'video/mp4' }) } };
-};
+/** A video as a camera's file (mediaBytes: it starts as an MP4 does; one named .mp4 that is no video is refused). */
+const video = (bytes: Buffer, name = 'ceremony.mp4') => ({
+	json: {},
+	binary: { data: binaryFromBuffer(bytes, { fileName: name, mimeType: 'video/mp4' }) },
+});
 
 async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
 	const started = Date.now();
@@ -31,7 +31,7 @@ describe('uploads over a slow uplink', () => {
 
 	it('80 MiB at 1 MiB/s with default options arrive whole, in one try (longer than Timeout)', async () => {
 		emu.setOptions({ storageReadBytesPerSecond: MiB });
-		const bytes = randomBytes(80 * MiB);
+		const bytes = mediaBytes(80 * MiB, 'mp4');
 		const [result, seconds] = await timed(() =>
 			runEventPics({ emu, parameters: uploadParameters(), inputItems: [video(bytes)] }),
 		);
@@ -45,7 +45,7 @@ describe('uploads over a slow uplink', () => {
 
 	it('a transfer of 15 s with Timeout 5 s arrives: Timeout bounds a stall, not the transfer', async () => {
 		emu.setOptions({ storageReadBytesPerSecond: 2 * MiB });
-		const bytes = randomBytes(30 * MiB);
+		const bytes = mediaBytes(30 * MiB, 'mp4');
 		const [result, seconds] = await timed(() =>
 			runEventPics({
 				emu,
@@ -65,7 +65,7 @@ describe('uploads over a slow uplink', () => {
 			runEventPics({
 				emu,
 				parameters: uploadParameters({ options: { timeoutSeconds: 2, maxAttempts: 1 } }),
-				inputItems: [video(randomBytes(24 * MiB))],
+				inputItems: [video(mediaBytes(24 * MiB, 'mp4'))],
 			}),
 		);
 		expect(result.nodeError?.message).toMatch(
@@ -83,7 +83,7 @@ describe('uploads over a slow uplink', () => {
 			runEventPics({
 				emu,
 				parameters: uploadParameters({ options: { timeoutSeconds: 2, maxAttempts: 1 } }),
-				inputItems: [video(randomBytes(3 * MiB))],
+				inputItems: [video(mediaBytes(3 * MiB, 'mp4'))],
 			}),
 		);
 		expect(result.nodeError?.message).toBe(
@@ -95,7 +95,7 @@ describe('uploads over a slow uplink', () => {
 
 	it('a retry of a transfer that was moving when it broke is reported in the output', async () => {
 		emu.addFault({ endpoint: 'put', kind: 'stall', afterBytes: 2 * MiB, times: 1 });
-		const bytes = randomBytes(8 * MiB);
+		const bytes = mediaBytes(8 * MiB, 'mp4');
 		const result = await runEventPics({
 			emu,
 			parameters: uploadParameters({ options: { timeoutSeconds: 2 } }),
@@ -116,7 +116,7 @@ describe('uploads over a slow uplink', () => {
 		const result = await runEventPics({
 			emu,
 			parameters: uploadParameters({ options: { maxAttempts: 2, maxTotalWaitSeconds: 1 } }),
-			inputItems: [video(randomBytes(4 * MiB))],
+			inputItems: [video(mediaBytes(4 * MiB, 'mp4'))],
 		});
 		const description = String(result.nodeError?.description);
 		expect(description).toMatch(
@@ -127,7 +127,7 @@ describe('uploads over a slow uplink', () => {
 
 	it('a file held in memory (no stream to watch) at 1 MiB/s arrives with Timeout 1 s', async () => {
 		emu.setOptions({ storageReadBytesPerSecond: MiB });
-		const bytes = randomBytes(3 * MiB);
+		const bytes = mediaBytes(3 * MiB, 'mp4');
 		const result = await runEventPics({
 			emu,
 			parameters: uploadParameters({ options: { timeoutSeconds: 1, maxAttempts: 1 } }),
@@ -143,7 +143,7 @@ describe('uploads over a slow uplink', () => {
 			runEventPics({
 				emu,
 				parameters: uploadParameters({ options: { timeoutSeconds: 1, maxAttempts: 1 } }),
-				inputItems: [{ json: {}, binary: { data: inlineBinary(randomBytes(64 * 1024), { fileName: 'held.mp4', mimeType: 'video/mp4' }) } }],
+				inputItems: [{ json: {}, binary: { data: inlineBinary(mediaBytes(64 * 1024, 'mp4'), { fileName: 'held.mp4', mimeType: 'video/mp4' }) } }],
 			}),
 		);
 		expect(result.nodeError?.message).toBe(

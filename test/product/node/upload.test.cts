@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, binaryFromFile, byId, fromList, inlineBinary, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import { binaryFromBuffer, binaryFromFile, byId, fromList, inlineBinary, mediaBytes, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -24,8 +24,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 	beforeEach(() => emu.reset());
 
 	it('uploads a photo: one getuploadurl, one PUT, the bytes stored as sent', async () => {
-		const photo = randomBytes(50_000);
-		photo.set([0xff, 0xd8, 0xff, 0xe0]); // starts as a JPEG does
+		const photo = mediaBytes(50_000); // a JPEG's first bytes, then random ones
 		const { items, status, nodeHints } = await runEventPics({
 			emu,
 			parameters: upload({ takenAtMode: 'value', takenAt: '2026-06-20T18:30:00+02:00' }),
@@ -84,7 +83,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [{ binary: { data: binaryFromBuffer(randomBytes(1234), { fileName: 'a.png', mimeType: 'image/png' }) } }],
+			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(1234, 'png'), { fileName: 'a.png', mimeType: 'image/png' }) } }],
 		});
 		const puts = emu.requests.filter((r) => r.server === 'storage');
 		expect(puts).toHaveLength(1);
@@ -101,7 +100,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 	});
 
 	it('streams a large file from the binary store (64 MiB) and stores it intact', async () => {
-		const big = randomBytes(64 * 1024 * 1024);
+		const big = mediaBytes(64 * 1024 * 1024, 'mp4');
 		const path = join(dir, 'wedding-video.mp4');
 		writeFileSync(path, big);
 		const { items } = await runEventPics({
@@ -114,7 +113,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 	});
 
 	it('uploads inline (base64, no id) binaries too', async () => {
-		const photo = randomBytes(3000);
+		const photo = mediaBytes(3000);
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
@@ -128,7 +127,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [{ binary: { data: binaryFromBuffer(randomBytes(10), { fileName: 'IMG_0042', mimeType: 'image/png' }) } }],
+			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(10, 'png'), { fileName: 'IMG_0042', mimeType: 'image/png' }) } }],
 		});
 		expect(items[0].json).toMatchObject({ fileName: 'IMG_0042.png', contentType: 'image/png' });
 		expect(emu.uploads[0]).toMatchObject({ fileName: 'IMG_0042.png', contentType: 'image/png' });
@@ -138,7 +137,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload({ options: { fileName: 'imports/2026/Tanz 💃.heic' } }),
-			inputItems: [{ binary: { data: binaryFromBuffer(randomBytes(10), { fileName: 'x.jpg', mimeType: 'image/jpeg' }) } }],
+			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(24, 'heic'), { fileName: 'x.jpg', mimeType: 'image/jpeg' }) } }],
 		});
 		expect(items[0].json).toMatchObject({ fileName: 'Tanz 💃.heic', contentType: 'image/heic' });
 		expect(emu.uploads[0]).toMatchObject({ fileName: 'Tanz 💃.heic', contentType: 'image/heic' });
@@ -148,7 +147,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload({ event: byId('office-opening'), album: fromList('') }),
-			inputItems: [{ binary: { data: binaryFromBuffer(randomBytes(10), { fileName: 'a.jpg' }) } }],
+			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(10), { fileName: 'a.jpg' }) } }],
 		});
 		expect(items[0].json).toMatchObject({ linkId: 'office-opening', albumId: null, takenAt: null });
 		expect(emu.uploads[0]).toMatchObject({ linkId: 'office-opening', albumId: null, takenAt: null });
@@ -159,10 +158,10 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 			emu,
 			parameters: upload({ takenAtMode: 'value', takenAt: '={{ $json.when }}' }),
 			inputItems: [
-				{ json: { when: 1750437000 }, binary: { data: binaryFromBuffer('a', { fileName: 'a.jpg' }) } },
-				{ json: { when: 1750437000123 }, binary: { data: binaryFromBuffer('b', { fileName: 'b.jpg' }) } },
-				{ json: { when: '2025-06-20T18:30:00' }, binary: { data: binaryFromBuffer('c', { fileName: 'c.jpg' }) } },
-				{ json: { when: '2025-06-20T18:30:00Z' }, binary: { data: binaryFromBuffer('d', { fileName: 'd.jpg' }) } },
+				{ json: { when: 1750437000 }, binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'a.jpg' }) } },
+				{ json: { when: 1750437000123 }, binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'b.jpg' }) } },
+				{ json: { when: '2025-06-20T18:30:00' }, binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'c.jpg' }) } },
+				{ json: { when: '2025-06-20T18:30:00Z' }, binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'd.jpg' }) } },
 			],
 			settings: { timezone: 'Asia/Tokyo' },
 		});
@@ -185,7 +184,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: files.map((name) => ({ json: { name }, binary: { data: binaryFromBuffer(randomBytes(100), { fileName: name }) } })),
+			inputItems: files.map((name) => ({ json: { name }, binary: { data: binaryFromBuffer(mediaBytes(100, extname(name)), { fileName: name }) } })),
 		});
 		expect(items.map((item) => [item.json.fileName, item.json.contentType, item.pairedItem])).toEqual([
 			['1.jpg', 'image/jpeg', { item: 0 }],

@@ -1,21 +1,17 @@
-import { randomBytes } from 'node:crypto';
-
 import type { Emulator } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	byId,
 	fromList,
+	mediaBytes,
 	runEventPics,
 	startEmulator,
 	uploadParameters,
 } from './fixture.cts';
 
 const upload = uploadParameters;
-/** Random bytes that start as a JPEG does (a file named .jpg that is no photo gets a warning). */
-const jpeg = (size: number) =>
-	Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(size)]).subarray(0, size);
 const photo = (fileName = 'p.jpg', size = 100) => ({
-	binary: { data: binaryFromBuffer(jpeg(size), { fileName, mimeType: 'image/jpeg' }) },
+	binary: { data: binaryFromBuffer(mediaBytes(size), { fileName, mimeType: 'image/jpeg' }) },
 });
 
 describe('Photo > Upload: bad input gets a clear error naming the item and the field', () => {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import type { Emulator } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	fromList,
+	mediaBytes,
 	runEventPics,
 	startEmulator,
 	uploadParameters,
@@ -28,9 +29,9 @@ describe('Photo > Upload: several files per item', () => {
 
 	const item = () => ({
 		binary: {
-			data: binaryFromBuffer(randomBytes(100), { fileName: 'a.jpg' }),
-			photo2: binaryFromBuffer(randomBytes(200), { fileName: 'b.png' }),
-			clip: binaryFromBuffer(randomBytes(300), { fileName: 'c.mp4' }),
+			data: binaryFromBuffer(mediaBytes(100), { fileName: 'a.jpg' }),
+			photo2: binaryFromBuffer(mediaBytes(200, 'png'), { fileName: 'b.png' }),
+			clip: binaryFromBuffer(mediaBytes(300, 'mp4'), { fileName: 'c.mp4' }),
 		},
 	});
 
@@ -118,7 +119,7 @@ describe('Photo > Upload: several files per item', () => {
 
 	it('without Continue On Fail, items before a bad one are uploaded, none after it', async () => {
 		const good = (name: string) => ({
-			binary: { data: binaryFromBuffer(randomBytes(10), { fileName: name }) },
+			binary: { data: binaryFromBuffer(mediaBytes(10), { fileName: name }) },
 		});
 		const { nodeError } = await runEventPics({
 			emu,
@@ -134,8 +135,7 @@ describe('Photo > Upload from a URL', () => {
 	let emu: Emulator;
 	let files: Server;
 	let filesUrl: string;
-	const photo = randomBytes(300_000);
-	photo.set([0xff, 0xd8, 0xff, 0xe0]); // a fetched file must be a photo or video the node recognises
+	const photo = mediaBytes(300_000); // a fetched file must be a photo or video the node recognises
 	const gets: string[] = [];
 	beforeAll(async () => {
 		emu = await startEmulator();
@@ -348,7 +348,7 @@ describe('Photo > Upload: skip files uploaded before', () => {
 		clearDedupStore();
 	});
 
-	const photos = [randomBytes(1000), randomBytes(1000)];
+	const photos = [mediaBytes(1000), mediaBytes(1000)];
 	const input = (names = ['a.jpg', 'b.jpg']) =>
 		names.map((name, index) => ({
 			json: { id: `file-${index}` },
@@ -414,7 +414,7 @@ describe('Photo > Upload: skip files uploaded before', () => {
 		// new bytes, same ids: skipped by key
 		const changed = [0, 1].map((index) => ({
 			json: { id: `file-${index}` },
-			binary: { data: binaryFromBuffer(randomBytes(50), { fileName: 'x.jpg' }) },
+			binary: { data: binaryFromBuffer(mediaBytes(50), { fileName: 'x.jpg' }) },
 		}));
 		const second = await runEventPics({ emu, parameters, inputItems: changed });
 		expect(second.items.map((i) => [i.json.outcome, i.json.dedupeKey])).toEqual([

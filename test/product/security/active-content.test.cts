@@ -219,14 +219,32 @@ describe('security: a file named as a photo whose bytes are no photo or video fo
 		expect(emu.uploads).toHaveLength(0);
 	});
 
-	it('from a binary field, it goes up with a warning (not silently)', async () => {
+	it('from a binary field, it is refused as from a URL', async () => {
 		const result = await fromBinary('noise.jpg', NOISE);
-		expect(result.items[0].json).toMatchObject({
-			outcome: 'uploaded',
-			warnings: [
-				'"noise.jpg" would be sent as image/jpeg, but its first bytes are no photo or video format the node knows; check the file.',
-			],
-		});
+		expect(refusal(result)).toBe(
+			'Item 0\'s file from binary field "data" is refused: "noise.jpg" would be sent as image/jpeg, but its first bytes are no photo or video format the node knows',
+		);
+
+		expect(emu.uploads).toHaveLength(0);
+		const allowed = await fromBinary('noise.jpg', NOISE, { allowOtherTypes: true });
+		expect(allowed.items[0].json).toMatchObject({ outcome: 'uploaded', contentType: 'image/jpeg' });
+	});
+
+	const PAGE = '<!DOCTYPE html><html><body><form action="/login">Sign in</form></body></html>';
+	it.each([
+		['HTML with one control byte', Buffer.from(`\u0001${PAGE}`)],
+		['HTML with one invalid UTF-8 byte', Buffer.concat([Buffer.from(PAGE), Buffer.from([0xff])])],
+		['HTML after 512 NUL bytes', Buffer.concat([Buffer.alloc(512), Buffer.from(PAGE)])],
+		[
+			'CJK text in UTF-16 without a BOM',
+			Buffer.from('\u767b\u5f55\u9875\u9762\u8bf7\u8f93\u5165\u5bc6\u7801'.repeat(30), 'utf16le'),
+		],
+	])('%s in a binary field named .jpg is refused, not sent as image/jpeg', async (_what, bytes) => {
+		const result = await fromBinary('photo.jpg', bytes);
+		expect(refusal(result)).toMatch(
+			/^Item 0's file from binary field "data" is refused: "photo\.jpg" would be sent as image\/jpeg, but /,
+		);
+		expect(emu.uploads).toHaveLength(0);
 	});
 
 	it('control: a real JPEG and an old QuickTime movie (moov first) from a URL go up as before', async () => {

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-
 import type { Emulator, RunResult } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
+	mediaBytes,
 	callListSearch,
 	credentialTypes,
 	NODE_TYPE,
@@ -78,7 +77,7 @@ describe('security: the API key never follows a redirect to another host', () =>
 				inputItems: [
 					{
 						binary: {
-							data: binaryFromBuffer(randomBytes(500), {
+							data: binaryFromBuffer(mediaBytes(500), {
 								fileName: 'r.jpg',
 								mimeType: 'image/jpeg',
 							}),

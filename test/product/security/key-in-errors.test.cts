@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { Emulator } from '../node/fixture.cts';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
+import { binaryFromBuffer, mediaBytes, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
 
 /**
  * Threat: a server echoes the API key back in an error, not as it was sent but encoded: base64 (as in
@@ -106,7 +104,7 @@ describe('security: the key is redacted from errors in every encoding', () => {
 			inputItems: [
 				{
 					binary: {
-						data: binaryFromBuffer(randomBytes(300), { fileName: 'k.jpg', mimeType: 'image/jpeg' }),
+						data: binaryFromBuffer(mediaBytes(300), { fileName: 'k.jpg', mimeType: 'image/jpeg' }),
 					},
 				},
 			],

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-
 import type { Emulator } from '../node/fixture.cts';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
+import { binaryFromBuffer, mediaBytes, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
 
 const named = (fileName: string, mimeType = 'image/jpeg') => ({
-	binary: { data: binaryFromBuffer(randomBytes(700), { fileName, mimeType }) },
+	binary: { data: binaryFromBuffer(mediaBytes(700), { fileName, mimeType }) },
 });
 
 /** Characters that change how a name looks without being seen. */

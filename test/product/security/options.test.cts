@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-
 import type { Emulator } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
+	mediaBytes,
 	fromList,
 	runEventPics,
 	startEmulator,
@@ -11,7 +10,7 @@ import {
 
 const photo = () => ({
 	binary: {
-		data: binaryFromBuffer(randomBytes(600), { fileName: 'o.jpg', mimeType: 'image/jpeg' }),
+		data: binaryFromBuffer(mediaBytes(600), { fileName: 'o.jpg', mimeType: 'image/jpeg' }),
 	},
 });
 

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-
 import type { Emulator, RunResult } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
+	mediaBytes,
 	byId,
 	callListSearch,
 	credentialTypes,
@@ -115,7 +114,7 @@ describe('security: titles from the API are cleaned and cut wherever they are sh
 		const result = await runEventPics({
 			emu,
 			parameters: uploadParameters({ album: byId('ceremony') }),
-			inputItems: [{ binary: { data: binaryFromBuffer(randomBytes(100), { fileName: 'a.jpg' }) } }],
+			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'a.jpg' }) } }],
 		});
 		expect(result.nodeError?.message).toBe(
 			`The album "ceremony" is not an album of "${CLEAN}" (wedding-anna-ben); its albums are "${ALBUM_CLEAN}" (booth)`,
@@ -127,7 +126,7 @@ describe('security: titles from the API are cleaned and cut wherever they are sh
 		titlesAre(BIG, 'Booth');
 		const files = Array.from({ length: 20 }, (_, i) => ({
 			binary: {
-				data: binaryFromBuffer(randomBytes(100), { fileName: `p${i}.jpg`, mimeType: 'image/jpeg' }),
+				data: binaryFromBuffer(mediaBytes(100), { fileName: `p${i}.jpg`, mimeType: 'image/jpeg' }),
 			},
 		}));
 		const result = await runEventPics({ emu, parameters: uploadParameters(), inputItems: files });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:https';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -6,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Emulator, RunResult } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
+	mediaBytes,
 	runEventPics,
 	startEmulator,
 	uploadParameters,
@@ -33,7 +33,7 @@ const { SsrfProtectionConfig } = require('@n8n/config');
  */
 const PHOTO = () => ({
 	binary: {
-		data: binaryFromBuffer(randomBytes(800), { fileName: 'p.jpg', mimeType: 'image/jpeg' }),
+		data: binaryFromBuffer(mediaBytes(800), { fileName: 'p.jpg', mimeType: 'image/jpeg' }),
 	},
 });
 const REFUSED =

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-
 import type { Emulator } from '../node/fixture.cts';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
+import { binaryFromBuffer, mediaBytes, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
 
 const photo = (name = 'w.jpg') => ({
-	binary: { data: binaryFromBuffer(randomBytes(800), { fileName: name, mimeType: 'image/jpeg' }) },
+	binary: { data: binaryFromBuffer(mediaBytes(800), { fileName: name, mimeType: 'image/jpeg' }) },
 });
 
 /** Seconds a run took, from the engine's start to its end. */

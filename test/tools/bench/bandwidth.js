@@ -12,6 +12,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const engine = require('../engine');
+const { mediaBytes } = require('../media-bytes');
 const {
 	MB,
 	NODE_TYPE,
@@ -48,7 +49,7 @@ async function runBandwidth(options) {
 		const hashes = new Map();
 		for (let i = 0; i < options.files; i++) {
 			const name = `clip-${String(i).padStart(3, '0')}.mp4`;
-			const bytes = crypto.randomBytes(fileBytes);
+			const bytes = mediaBytes(fileBytes, 'mp4'); // a video's first bytes: random ones alone are refused
 			hashes.set(name, crypto.createHash('sha256').update(bytes).digest('hex'));
 			const file = path.join(folder, name);
 			fs.writeFileSync(file, bytes);

@@ -19,6 +19,7 @@ const engine = require('../engine');
 const path = require('node:path');
 const { request } = require('undici');
 const common = require('./common');
+const { mediaBytes } = require('../media-bytes');
 
 const argv = process.argv.slice(2);
 const option = (/** @type {string} */ name, /** @type {string} */ fallback) => {
@@ -79,7 +80,7 @@ async function main() {
 				inputItems: [
 					{
 						binary: {
-							data: engine.binaryFromBuffer(Buffer.alloc(2048, 1), {
+							data: engine.binaryFromBuffer(mediaBytes(2048), {
 								fileName: 'h.jpg',
 								mimeType: 'image/jpeg',
 							}),

@@ -22,6 +22,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { startEmulator } = require('../emulator');
+const { mediaBytes } = require('../media-bytes');
 const { ensureN8n } = require('./install');
 const { installIntoUserFolder } = require('./community-install');
 const { ownerSession } = require('./owner');
@@ -129,7 +130,7 @@ async function main() {
 		if (!args.includes('--skip-upload')) {
 			const mb = flag('mb', 80);
 			const rate = flag('rate', 1);
-			const bytes = crypto.randomBytes(mb * MiB);
+			const bytes = mediaBytes(mb * MiB, 'mp4'); // a video's first bytes: random ones alone are refused
 			fs.writeFileSync(path.join(folder, 'ceremony.mp4'), bytes);
 			const workflowFile = path.join(work, 'video.json');
 			fs.writeFileSync(workflowFile, JSON.stringify(videoWorkflow(folder, n8n.EMULATOR_CREDENTIAL.id)));

@@ -14,7 +14,7 @@ const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> 
 	unknown: `Give the file a name with a known extension in Options > "File Name", or turn on Options > "${ALLOW_UNKNOWN_TYPES}" to send it as application/octet-stream.`,
 	notMedia: `An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "${ALLOW_ANY_TYPE}" to upload it anyway.`,
 	text: `This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
-	unrecognised: `A file fetched from an address must be a photo or video the node can recognise (JPEG, PNG, GIF, WebP, HEIC, AVIF, TIFF, BMP, MP4, QuickTime, AVI, WebM, Matroska, MPEG). Check the address; to upload the file anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
+	unrecognised: `A file named as a photo or video must be one the node can recognise (JPEG, PNG, GIF, WebP, HEIC, AVIF, TIFF, BMP, MP4, QuickTime, AVI, WebM, Matroska, MPEG). Check the file or its address; to upload it anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
 };
 
 /** A file whose type is unknown or not one an album takes: which file, why, and what to do. */

@@ -27,9 +27,6 @@ export function checkedType(
 	const named = decideType(wantedName, source.mimeType, head, {
 		allowUnknown: options.allowUnknownType === true,
 		allowOther: options.allowOtherTypes === true,
-		// fetched content that no format check recognises is refused; a workflow's own file is only
-		// flagged (docs/upload.md, "What an album accepts")
-		unrecognised: source.kind === 'url' ? 'refuse' : 'warn',
 	});
 	return named.ok ? named : typeRefusal(node, itemIndex, source, named);
 }
