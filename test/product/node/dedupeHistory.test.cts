@@ -2,13 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import { historyAccount } from '../../../nodes/EventPics/actions/photo/upload/history';
 import type { Emulator, RunOptions, RunResult } from './fixture.cts';
+import type { TriggerEmulator } from './triggerFixture.cts';
 import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { hashForStore } = require('../../tools/engine/dedup-store') as {
+const { hashForStore, inMemoryDeduplicator } = require('../../tools/engine/dedup-store') as {
 	hashForStore: (value: string) => string;
+	inMemoryDeduplicator: { checkProcessedAndRecord: (items: string[]) => Promise<unknown> };
 };
 
 interface StoreCall {
@@ -164,6 +166,44 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 		const { result } = await run([old]);
 		expect(result.items.map((item) => item.json.outcome)).toEqual(['uploaded']);
 		expect(stored(uploaded(keyOf(old)))).toBe(true);
+	});
+
+	it('keeps apart the accounts and servers: after switching the Base URL or the API key, the files go up there', async () => {
+		const photos = photosOf(2);
+		const asked = jest.spyOn(inMemoryDeduplicator, 'checkProcessedAndRecord');
+		const server2 = await startEmulator();
+		try {
+			const outcomes = (result: RunResult) => result.items.map((item) => item.json.outcome);
+			expect(outcomes((await run(photos)).result)).toEqual(['uploaded', 'uploaded']);
+			// another server (another Base URL), the same key and event
+			const elsewhere = { emu: server2, parameters: skipping(), inputItems: input(photos) };
+			expect(outcomes(await runEventPics(elsewhere))).toEqual(['uploaded', 'uploaded']);
+			expect(server2.uploads).toHaveLength(2);
+			// another account on the first server, with an event of the same link ID and album
+			(emu as TriggerEmulator).addEvent({
+				linkId: 'wedding-anna-ben',
+				title: 'Wedding (second account)',
+				albums: [{ id: 'booth', title: 'Photo booth' }],
+				apiKey: emu.otherApiKey,
+			});
+			const otherKey = { ...elsewhere, emu, apiKey: emu.otherApiKey };
+			expect(outcomes(await runEventPics(otherKey))).toEqual(['uploaded', 'uploaded']);
+			expect(emu.uploads).toHaveLength(4);
+			// each of them knows its own files
+			expect(outcomes((await run(photos)).result)).toEqual(['skipped', 'skipped']);
+			expect(outcomes(await runEventPics(elsewhere))).toEqual(['skipped', 'skipped']);
+			expect(outcomes(await runEventPics(otherKey))).toEqual(['skipped', 'skipped']);
+			expect(emu.uploads.length + server2.uploads.length).toBe(6);
+			// the store is never given an API key
+			const values = asked.mock.calls.flatMap(([items]) => items.map(String));
+			expect(values.length).toBeGreaterThan(0);
+			expect(values.filter((v) => v.includes(emu.apiKey) || v.includes(emu.otherApiKey))).toEqual(
+				[],
+			);
+		} finally {
+			asked.mockRestore();
+			await server2.close();
+		}
 	});
 
 	it('uploads the same content twice in one input once; a copy goes up when the first one failed', async () => {
