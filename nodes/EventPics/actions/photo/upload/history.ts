@@ -14,7 +14,10 @@ const STORE: ICheckProcessedOptions = { mode: 'entries', maxEntries: HISTORY_ENT
 const HISTORY_FORMAT = 'eventpics-history-3';
 
 export interface HistoryTiming {
-	/** Pause before each look after the end-of-run record (a call of another execution that read the list before the record can take this long). */
+	/**
+	 * Pause before each look after the end-of-run record (a call of another execution that read the
+	 * list before the record can take this long on a busy worker).
+	 */
 	lookPauseMs: number;
 	/** Looks at most. */
 	looks: number;
@@ -32,7 +35,7 @@ export interface HistoryEnd {
 	warning?: string;
 }
 
-/** Where the files go: the Base URL and a hash of the API key, hashed once more (the key never leaves). */
+/** Where the files go: the Base URL and a hash of the API key, hashed together (the key itself is never stored). */
 export function historyAccount(baseUrl: string, apiKey: string): string {
 	const keyHash = createHash('sha256').update(apiKey).digest('hex');
 	return createHash('sha256')
@@ -88,6 +91,7 @@ export class RunHistory {
 	 */
 	async check(keys: string[]): Promise<Set<string>> {
 		this.keys = [...new Set(keys)];
+		if (this.keys.length === 0) return this.known;
 		const checked = await this.ask(this.keys.map((key) => this.checkedEntry(key)));
 		const asked = this.keys.filter((key) => checked.seen.has(this.checkedEntry(key)));
 		if (asked.length === 0) return this.known;
