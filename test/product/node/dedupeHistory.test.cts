@@ -1,13 +1,22 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
+import { historyAccount } from '../../../nodes/EventPics/actions/photo/upload/history';
 import type { Emulator, RunOptions, RunResult } from './fixture.cts';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import type { TriggerEmulator } from './triggerFixture.cts';
+import {
+	binaryFromBuffer,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { hashForStore } = require('../../tools/engine/dedup-store') as {
+const { hashForStore, inMemoryDeduplicator } = require('../../tools/engine/dedup-store') as {
 	hashForStore: (value: string) => string;
+	inMemoryDeduplicator: { checkProcessedAndRecord: (items: string[]) => Promise<unknown> };
 };
 
 interface StoreCall {
@@ -19,7 +28,6 @@ interface StoreCall {
 const calls = (): StoreCall[] => engine.dedupStoreCalls();
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const keyOf = (photo: Buffer) => `wedding-anna-ben/booth/sha256:${sha256(photo)}`;
-const MARK = 'eventpics:history:2';
 
 /** The node's one row in the store: its key and the entries (md5 of each value, oldest first). */
 function storedRow(): { key: string; data: string[] } {
@@ -35,7 +43,7 @@ function writeRow(key: string, values: string[]) {
 }
 const stored = (value: string) => storedRow().data.includes(hashForStore(value));
 
-const photosOf = (count: number) => Array.from({ length: count }, () => randomBytes(600));
+const photosOf = (count: number) => Array.from({ length: count }, () => mediaBytes(600));
 const input = (photos: Buffer[]) =>
 	photos.map((photo, i) => ({
 		json: {},
@@ -53,7 +61,11 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 		engine.clearDedupStore();
 	});
 
-	/** A run with its store calls and how long it took. */
+	/** The node's two entries of a file: both name the account (Base URL and API key). */
+	const checked = (key: string) => `checked:${historyAccount(emu.baseUrl, emu.apiKey)}/${key}`;
+	const uploaded = (key: string) => `uploaded:${historyAccount(emu.baseUrl, emu.apiKey)}/${key}`;
+
+	/** A run with its store calls. */
 	async function run(
 		photos: Buffer[],
 		parameters = skipping(),
@@ -61,7 +73,6 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 		mode: RunOptions['mode'] = 'manual',
 	) {
 		const before = calls().length;
-		const started = Date.now();
 		const result = await runEventPics({
 			emu,
 			parameters,
@@ -69,63 +80,44 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 			continueOnFail,
 			mode,
 		});
-		return { result, calls: calls().slice(before), ms: Date.now() - started };
+		return { result, calls: calls().slice(before) };
 	}
+	const shape = (list: StoreCall[]) => list.map((call) => `${call.method}:${call.values}`);
 
 	it('asks the store a fixed number of times, whatever the number of files', async () => {
-		const shape = (list: StoreCall[]) => list.map((call) => `${call.method}:${call.values}`);
 		const few = photosOf(3);
 		const many = photosOf(150);
-		// new files: one check of every "checked" entry and the mark, the end-of-run record and the
-		// count beside it; a batch in between only when the run lasted over a second. A production
-		// execution (here a webhook's) also looks once after the record.
-		const batchesAllowed = (ms: number) => Math.floor(ms / 1000);
-		const endOfRun = (mode: 'manual' | 'webhook', n: number) =>
-			[
-				`checkProcessedAndRecord:${2 * n + 1}`,
-				...(mode === 'webhook' ? [`checkProcessedAndRecord:${2 * n + 1}`] : []),
+		// the check of every "checked" entry, then at the end the record of both entries of each
+		// uploaded file with the count beside it (in either order); a production execution (here a
+		// webhook's) looks once more after the record
+		const newFiles = (mode: 'manual' | 'webhook', n: number) => [
+			`checkProcessedAndRecord:${n}`,
+			...[
+				`checkProcessedAndRecord:${2 * n}`,
+				...(mode === 'webhook' ? [`checkProcessedAndRecord:${2 * n}`] : []),
 				'getProcessedDataCount:0',
-			].sort();
+			].sort(),
+		];
+		const endSorted = (list: StoreCall[]) => [shape(list)[0], ...shape(list.slice(1)).sort()];
 		for (const photos of [few, many]) {
 			engine.clearDedupStore();
+			const n = photos.length;
 			const fresh = await run(photos);
 			expect(fresh.result.items.every((item) => item.json.statusCode === 200)).toBe(true);
-			const n = photos.length;
-			// the first run of a node also asks about the keys themselves (an older history holds
-			// only those) and takes back at once what that question wrote
-			expect(shape(fresh.calls.slice(0, 3))).toEqual([
-				`checkProcessedAndRecord:${n + 1}`,
-				`checkProcessedAndRecord:${n}`,
-				`removeProcessed:${n}`,
-			]);
-			const rest = fresh.calls.slice(3);
-			const batches = rest.filter(
-				(call) => call.method === 'checkProcessedAndRecord' && call.values < 2 * n + 1,
-			);
-			expect(batches.length).toBeLessThanOrEqual(batchesAllowed(fresh.ms));
-			expect(shape(rest.filter((call) => !batches.includes(call))).sort()).toEqual(
-				endOfRun('manual', n),
-			);
+			expect(endSorted(fresh.calls)).toEqual(newFiles('manual', n));
 
-			// known files: the "checked" entries, then the keys themselves, nothing written
+			// known files: the "checked" entries, then the "uploaded" entries, nothing written
 			const again = await run(photos);
 			expect(again.result.items.every((item) => item.json.outcome === 'skipped')).toBe(true);
 			expect(shape(again.calls)).toEqual([
-				`checkProcessedAndRecord:${n + 1}`,
+				`checkProcessedAndRecord:${n}`,
 				`checkProcessedAndRecord:${n}`,
 			]);
 
-			// new files on a history the node wrote: no question about the keys themselves
+			// new files on a history the node wrote
 			for (const mode of ['manual', 'webhook'] as const) {
 				const more = await run(photosOf(n), skipping(), false, mode);
-				const moreBatches = more.calls
-					.slice(1)
-					.filter((call) => call.method === 'checkProcessedAndRecord' && call.values < 2 * n + 1);
-				expect(moreBatches.length).toBeLessThanOrEqual(batchesAllowed(more.ms));
-				expect(more.calls[0]).toMatchObject({ method: 'checkProcessedAndRecord', values: n + 1 });
-				expect(
-					shape(more.calls.slice(1).filter((call) => !moreBatches.includes(call))).sort(),
-				).toEqual(endOfRun(mode, n));
+				expect(endSorted(more.calls)).toEqual(newFiles(mode, n));
 			}
 		}
 		expect(emu.uploads).toHaveLength(3 * (few.length + many.length));
@@ -140,11 +132,11 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 			'uploaded',
 			'uploaded',
 		]);
-		expect(stored(keyOf(photos[0]))).toBe(false);
-		expect(stored(`checked:${keyOf(photos[0])}`)).toBe(false);
+		expect(stored(uploaded(keyOf(photos[0])))).toBe(false);
+		expect(stored(checked(keyOf(photos[0])))).toBe(false);
 		for (const photo of photos.slice(1)) {
-			expect(stored(keyOf(photo))).toBe(true);
-			expect(stored(`checked:${keyOf(photo)}`)).toBe(true);
+			expect(stored(uploaded(keyOf(photo)))).toBe(true);
+			expect(stored(checked(keyOf(photo)))).toBe(true);
 		}
 		const second = await run(photos);
 		expect(second.result.items.map((item) => item.json.outcome)).toEqual([
@@ -159,45 +151,65 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 		const [photo] = photosOf(1);
 		await run(photosOf(1)); // makes the node's row
 		const { key } = storedRow();
-		writeRow(key, [MARK, `checked:${keyOf(photo)}`]);
+		writeRow(key, [checked(keyOf(photo))]);
 		const { result, calls: made } = await run([photo]);
 		expect(result.items[0].json).toMatchObject({ statusCode: 200 });
-		// the question about the key itself wrote it: it was taken back at once
-		expect(made.slice(0, 3).map((call) => `${call.method}:${call.values}`)).toEqual([
-			'checkProcessedAndRecord:2',
+		// the question about the "uploaded" entry wrote it: it was taken back at once
+		expect(shape(made.slice(0, 3))).toEqual([
+			'checkProcessedAndRecord:1',
 			'checkProcessedAndRecord:1',
 			'removeProcessed:1',
 		]);
-		expect(stored(keyOf(photo))).toBe(true);
+		expect(stored(uploaded(keyOf(photo)))).toBe(true);
 	});
 
-	it('skips files an older version of the node recorded (keys without "checked" entries)', async () => {
-		const [old, fresh] = photosOf(2);
+	it('does not read histories of an older format: their files go up again, never skipped', async () => {
+		const [old] = photosOf(1);
 		await run(photosOf(1));
 		const { key } = storedRow();
-		writeRow(key, [keyOf(old)]);
-		const { result } = await run([old, fresh]);
-		expect(result.items.map((item) => item.json.outcome)).toEqual(['skipped', 'uploaded']);
-		expect(stored(keyOf(fresh))).toBe(true);
-		expect(stored(MARK)).toBe(true);
+		// issue 20's history (a mark, "checked:<key>" and the key itself, no account)
+		writeRow(key, ['eventpics:history:2', `checked:${keyOf(old)}`, keyOf(old)]);
+		const { result } = await run([old]);
+		expect(result.items.map((item) => item.json.outcome)).toEqual(['uploaded']);
+		expect(stored(uploaded(keyOf(old)))).toBe(true);
 	});
 
-	it('when the cap dropped the mark, a "checked" entry seen spares the question about the new keys', async () => {
-		const [known, fresh] = photosOf(2);
-		await run(photosOf(1));
-		const { key } = storedRow();
-		// the mark was the oldest entry: n8n dropped it at the cap, with every key older than it
-		writeRow(key, [`checked:${keyOf(known)}`, keyOf(known)]);
-		const { result, calls: made } = await run([known, fresh]);
-		expect(result.items.map((item) => item.json.outcome)).toEqual(['skipped', 'uploaded']);
-		// the key of the new file is never asked about (asking would write it before its upload)
-		expect(made.slice(0, 2).map((call) => `${call.method}:${call.values}`)).toEqual([
-			'checkProcessedAndRecord:3',
-			'checkProcessedAndRecord:1',
-		]);
-		expect(made.some((call) => call.method === 'removeProcessed')).toBe(false);
-		expect(stored(keyOf(fresh))).toBe(true);
-		expect(stored(MARK)).toBe(true);
+	it('keeps apart the accounts and servers: after switching the Base URL or the API key, the files go up there', async () => {
+		const photos = photosOf(2);
+		const asked = jest.spyOn(inMemoryDeduplicator, 'checkProcessedAndRecord');
+		const server2 = await startEmulator();
+		try {
+			const outcomes = (result: RunResult) => result.items.map((item) => item.json.outcome);
+			expect(outcomes((await run(photos)).result)).toEqual(['uploaded', 'uploaded']);
+			// another server (another Base URL), the same key and event
+			const elsewhere = { emu: server2, parameters: skipping(), inputItems: input(photos) };
+			expect(outcomes(await runEventPics(elsewhere))).toEqual(['uploaded', 'uploaded']);
+			expect(server2.uploads).toHaveLength(2);
+			// another account on the first server, with an event of the same link ID and album
+			(emu as TriggerEmulator).addEvent({
+				linkId: 'wedding-anna-ben',
+				title: 'Wedding (second account)',
+				albums: [{ id: 'booth', title: 'Photo booth' }],
+				apiKey: emu.otherApiKey,
+			});
+			const otherKey = { ...elsewhere, emu, apiKey: emu.otherApiKey };
+			expect(outcomes(await runEventPics(otherKey))).toEqual(['uploaded', 'uploaded']);
+			expect(emu.uploads).toHaveLength(4);
+			// each of them knows its own files
+			expect(outcomes((await run(photos)).result)).toEqual(['skipped', 'skipped']);
+			expect(outcomes(await runEventPics(elsewhere))).toEqual(['skipped', 'skipped']);
+			expect(outcomes(await runEventPics(otherKey))).toEqual(['skipped', 'skipped']);
+			expect(emu.uploads.length + server2.uploads.length).toBe(6);
+			// the store is never given an API key
+			const values = asked.mock.calls.flatMap(([items]) => items.map(String));
+			expect(values.length).toBeGreaterThan(0);
+			expect(values.filter((v) => v.includes(emu.apiKey) || v.includes(emu.otherApiKey))).toEqual(
+				[],
+			);
+		} finally {
+			asked.mockRestore();
+			await server2.close();
+		}
 	});
 
 	it('uploads the same content twice in one input once; a copy goes up when the first one failed', async () => {
@@ -225,24 +237,25 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 		const { key } = storedRow();
 		const filler = Array.from({ length: 99_997 }, (_, i) => `wedding-anna-ben/booth/sha256:f${i}`);
 		writeRow(key, [
-			...[oldest, ...filler.slice(0, 10)].flatMap((photo) =>
-				typeof photo === 'string'
-					? [`checked:${photo}`, photo]
-					: [`checked:${keyOf(photo)}`, keyOf(photo)],
-			),
-			MARK,
-			...filler.slice(10).flatMap((k) => [`checked:${k}`, k]),
-			`checked:${keyOf(known)}`,
-			keyOf(known),
+			...[keyOf(oldest), ...filler, keyOf(known)].flatMap((k) => [checked(k), uploaded(k)]),
+			checked('wedding-anna-ben/booth/sha256:never-confirmed'),
 		]);
-		// 99,999 files (two entries each) and the mark: one entry short of the cap
+		// 99,999 files (two entries each) and a file checked but never confirmed: one short of the cap
 		expect(storedRow().data).toHaveLength(199_999);
 		const { result, calls: made } = await run([known, ...fresh]);
 		expect(result.items.map((item) => item.json.outcome)).toEqual([
 			'skipped',
 			...fresh.map(() => 'uploaded'),
 		]);
-		expect(made.filter((call) => call.method !== 'getProcessedDataCount').length).toBeLessThan(8);
+		// the check, the question about the known file's "uploaded" entry, the record and the count
+		expect(shape(made.slice(0, 2))).toEqual([
+			'checkProcessedAndRecord:11',
+			'checkProcessedAndRecord:1',
+		]);
+		expect(shape(made.slice(2)).sort()).toEqual([
+			'checkProcessedAndRecord:20',
+			'getProcessedDataCount:0',
+		]);
 		const warning = result.items[1].json.warnings as string[];
 		expect(warning).toEqual(
 			expect.arrayContaining([
@@ -261,7 +274,7 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 		});
 		expect(storedRow().data).toHaveLength(200_000);
 		// 20 entries were added for the 10 new files: n8n dropped the oldest 19, the oldest file's among them
-		expect(stored(keyOf(oldest))).toBe(false);
+		expect(stored(uploaded(keyOf(oldest)))).toBe(false);
 		const again = await run([oldest]);
 		expect(again.result.items[0].json).toMatchObject({ statusCode: 200 });
 	});

@@ -1,9 +1,13 @@
-import { randomBytes } from 'node:crypto';
-
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import {
+	binaryFromBuffer,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { clearDedupStore, dedupStoreCalls, dedupStoreRows } = require('../../tools/engine');
@@ -11,8 +15,6 @@ const { clearDedupStore, dedupStoreCalls, dedupStoreRows } = require('../../tool
 const { inMemoryDeduplicator } = require('../../tools/engine/dedup-store') as {
 	inMemoryDeduplicator: { checkProcessedAndRecord: Record };
 };
-
-const MARK = 'eventpics:history:2';
 
 type Record = (
 	items: string[],
@@ -31,7 +33,7 @@ type Record = (
  */
 describe('Skip Files Uploaded Before when another worker writes over the record', () => {
 	let emu: Emulator;
-	const photos = [0, 1, 2].map(() => randomBytes(2000));
+	const photos = [0, 1, 2].map(() => mediaBytes(2000));
 	const input = () =>
 		photos.map((photo, i) => ({
 			json: {},
@@ -70,13 +72,16 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 		return done;
 	}
 
-	// the end-of-run record: the history's mark, and for each of the 3 files its "checked" entry and
-	// its key (a batch during the run, on a slow machine, holds fewer)
-	const isEndRecord = (items: string[]) => items.length === 7 && items.includes(MARK);
+	// the check asks about the 3 files' "checked" entries; the end-of-run record (and each look)
+	// writes for each of them its "checked" entry and its "uploaded" entry
+	const isCheck = (items: string[]) =>
+		items.length === 3 && items.every((item) => item.startsWith('checked:'));
+	const isEndRecord = (items: string[]) =>
+		items.length === 6 && items.some((item) => item.startsWith('uploaded:'));
 	const records = () =>
 		dedupStoreCalls().filter(
 			(call: { method: string; values: number }) =>
-				call.method === 'checkProcessedAndRecord' && call.values === 7,
+				call.method === 'checkProcessedAndRecord' && call.values === 6,
 		);
 
 	/** The first run: its 3 files all stored. */
@@ -110,10 +115,10 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 
 	it('in a run from the editor, looks again when its record finds that something else wrote over the run', async () => {
 		// a run from the editor looks only on evidence: here another writer wrote over its check
-		// (the mark and the 3 "checked" entries) and then over its end-of-run record
+		// (the 3 "checked" entries) and then over its end-of-run record
 		const struck = overwriteAfter(
 			(items, added) =>
-				(items.length === 4 && items.includes(MARK) && struck.count === 0) ||
+				(isCheck(items) && struck.count === 0) ||
 				(isEndRecord(items) && added > 0 && struck.count === 1),
 		);
 		await uploadAll();

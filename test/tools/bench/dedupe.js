@@ -18,7 +18,8 @@
  *   known  `--history` files, the files among them off    the option off, no history
  * The history is written into n8n's `processed_data` row of the node (processed-data.js) as n8n's
  * store writes it: the md5 of each entry, oldest first. Entries per file follow the build: one (the
- * key) before issue 20, two since (its "checked" entry and its key, after the history's mark).
+ * key) before issue 20, two since (its "checked" entry and its key, after the history's mark), and
+ * from issue 29 two that name the account ("checked:<account>/<key>", "uploaded:<account>/<key>").
  * `--dist DIR` measures another build (e.g. main's) in place of this repo's dist/. After each run
  * the emulator must hold each new file once (nothing for `known`), or the run counts as broken.
  * `--cpu-prof DIR` writes a V8 CPU profile of each `n8n execute` into DIR (where a store call's time goes).
@@ -46,6 +47,8 @@ const { nodeWorkflow } = require('./n8n-workflows');
 
 /** The first entry of a history of issue 20's kind (the product's mark). */
 const HISTORY_MARK = 'eventpics:history:2';
+/** In the account of every entry of issue 29's history (history.ts, HISTORY_FORMAT). */
+const HISTORY_FORMAT = 'eventpics-history-3';
 
 const SCENARIOS = ['empty', 'new', 'known', 'off'];
 const USAGE =
@@ -82,31 +85,43 @@ const md5 = (/** @type {string} */ value) =>
 const s = (/** @type {number} */ ms) => (ms / 1000).toFixed(2);
 
 /**
- * Whether the build writes two entries per file (issue 20's history, marked "eventpics:history:2"),
- * found by its mark in the compiled code wherever its files live (they moved with issue 23).
+ * The kind of history the build writes, found by its marks in the compiled code wherever its files
+ * live (they moved with issue 23): 'account' (issue 29), 'marked' (issue 20) or 'keys' (before).
  * @param {string} dir
- * @returns {boolean}
+ * @returns {'account' | 'marked' | 'keys'}
  */
-function writesTwoEntries(dir) {
-	return fs
+function historyKind(dir) {
+	const code = fs
 		.readdirSync(dir, { recursive: true, withFileTypes: true })
-		.some(
-			(entry) =>
-				entry.isFile() &&
-				entry.name.endsWith('.js') &&
-				fs
-					.readFileSync(path.join(entry.parentPath ?? entry.path, entry.name), 'utf8')
-					.includes(HISTORY_MARK),
-		);
+		.filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
+		.map((entry) => fs.readFileSync(path.join(entry.parentPath ?? entry.path, entry.name), 'utf8'))
+		.join('\n');
+	if (code.includes(HISTORY_FORMAT)) return 'account';
+	return code.includes(HISTORY_MARK) ? 'marked' : 'keys';
+}
+
+/**
+ * The account in issue 29's entries, derived as history.ts does (if they ever differ, the `known`
+ * scenario finds no file known and the bench stops).
+ * @param {string} baseUrl @param {string} apiKey
+ */
+function historyAccount(baseUrl, apiKey) {
+	const keyHash = crypto.createHash('sha256').update(apiKey).digest('hex');
+	return crypto
+		.createHash('sha256')
+		.update(`${HISTORY_FORMAT}\n${new URL(baseUrl).href}\n${keyHash}`)
+		.digest('base64url')
+		.slice(0, 22);
 }
 
 /**
  * The history's entries, oldest first, as the build writes them for these file keys.
- * @param {string[]} keys @param {boolean} twoPerFile
+ * @param {string[]} keys @param {'account' | 'marked' | 'keys'} kind @param {string} account
  */
-function historyEntries(keys, twoPerFile) {
-	if (!twoPerFile) return keys;
-	return [HISTORY_MARK, ...keys.flatMap((key) => [`checked:${key}`, key])];
+function historyEntries(keys, kind, account) {
+	if (kind === 'keys') return keys;
+	if (kind === 'marked') return [HISTORY_MARK, ...keys.flatMap((key) => [`checked:${key}`, key])];
+	return keys.flatMap((key) => [`checked:${account}/${key}`, `uploaded:${account}/${key}`]);
 }
 
 /**
@@ -188,7 +203,9 @@ async function main() {
 			fs.rmSync(path.join(packageDir, 'dist'), { recursive: true, force: true });
 			fs.cpSync(options.dist, path.join(packageDir, 'dist'), { recursive: true });
 		}
-		const twoPerFile = writesTwoEntries(path.join(packageDir, 'dist', 'nodes'));
+		const kind = historyKind(path.join(packageDir, 'dist', 'nodes'));
+		const account = historyAccount(emulator.baseUrl, emulator.apiKey);
+		const twoPerFile = kind !== 'keys';
 		const cap = twoPerFile ? 200_000 : 100_000;
 		const historyFiles = Math.min(options.history, twoPerFile ? Math.floor((cap - 1) / 2) : cap);
 		const credentialFile = path.join(work, 'credential.json');
@@ -218,7 +235,7 @@ async function main() {
 			if ((await runNode([rowTool, database, 'clear', workflows.on.id], env)) !== 0)
 				throw new Error('processed-data.js clear failed');
 			if (!history) return;
-			const data = historyEntries(history, twoPerFile).map(md5);
+			const data = historyEntries(history, kind, account).map(md5);
 			fs.writeFileSync(valueFile, JSON.stringify({ mode: 'entries', data }));
 			const args = [
 				rowTool,
@@ -245,7 +262,9 @@ async function main() {
 				await emulator.control('/__control/reset', 'POST');
 				await setHistory(histories[/** @type {keyof typeof histories} */ (scenario)]);
 				const workflow = scenario === 'off' ? workflows.off : workflows.on;
-				const { execution, peak } = /** @type {any} */ (await execute(workflow.id, env, options.cpuProf));
+				const { execution, peak } = /** @type {any} */ (
+					await execute(workflow.id, env, options.cpuProf)
+				);
 				if (execution.status !== 'success')
 					throw new Error(`${scenario}: the run ended ${execution.status}`);
 				const run = execution.data.resultData.runData.Upload[0];
@@ -273,7 +292,7 @@ async function main() {
 		const rows = options.only.map((scenario) => {
 			const { ms, rss } = results[scenario];
 			const history = histories[/** @type {keyof typeof histories} */ (scenario)] ?? [];
-			const entries = historyEntries(history, twoPerFile).length;
+			const entries = historyEntries(history, kind, account).length;
 			const ratio = base ? median(ms) / base : undefined;
 			const target = /** @type {Record<string, number>} */ (targets)[scenario];
 			const rssUp = baseRss ? (median(rss) - baseRss) / 2 ** 20 : undefined;
@@ -292,7 +311,7 @@ async function main() {
 		console.log(
 			[
 				`Skip Files Uploaded Before in the real n8n ${paths.N8N_VERSION} (Node ${paths.NODE_VERSION}, SQLite), ${new Date().toISOString()}`,
-				`build: ${options.dist || 'this repo (dist/)'}, ${twoPerFile ? 'two entries per file, cap 200,000' : 'one entry per file, cap 100,000'}`,
+				`build: ${options.dist || 'this repo (dist/)'}, ${twoPerFile ? `two entries per file (${kind === 'account' ? 'per account' : 'with a mark'}), cap 200,000` : 'one entry per file, cap 100,000'}`,
 				`${options.files} x ${options.kb} KB, emulator +${options.latency} ms per request, median of ${options.repeat}; ${os.cpus().length} CPUs, load average ${os
 					.loadavg()
 					.map((l) => l.toFixed(2))

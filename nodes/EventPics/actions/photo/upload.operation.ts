@@ -82,7 +82,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		outcomes,
 		slots: reserveSlots(jobs, outcomes),
 		// Skip Files Uploaded Before: every key computed and checked at once, before the uploads
-		plan: await planSkips(this, jobs, mode.continueOnFail),
+		plan: await planSkips(this, account, jobs, mode.continueOnFail),
 		pacing: runPacing(concurrencyOf(options), policy.maxTotalWaitMs),
 		mode,
 	};

@@ -1,37 +1,31 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
 
-import {
-	checkedEntry,
-	fullWarning,
-	HISTORY_ENTRIES,
-	HISTORY_WARN_AT,
-	HistoryStore,
-	VERSION_MARK,
-} from './historyStore';
+import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+/** Entries the node's history keeps (two per file); past it n8n drops the oldest. */
+const HISTORY_ENTRIES = 200_000;
+/** From this many entries on, the output warns that the history is filling up. */
+const HISTORY_WARN_AT = 160_000;
+
+const SCOPE = 'node';
+const STORE: ICheckProcessedOptions = { mode: 'entries', maxEntries: HISTORY_ENTRIES };
+/** Part of every entry's account: histories of another format never match. */
+const HISTORY_FORMAT = 'eventpics-history-3';
 
 export interface HistoryTiming {
-	/** Records of finished files while the run goes on: at most one per this long ... */
-	batchEveryMs: number;
-	/** ... and per this many times the longest store call so far (they cost as much). */
-	batchCallFactor: number;
 	/**
-	 * The look after the end-of-run record waits this long, in runs that may meet another writer of
-	 * the history (a call that read the list before the record can take this long on a busy worker).
+	 * Pause before each look after the end-of-run record (a call of another execution that read the
+	 * list before the record can take this long on a busy worker).
 	 */
 	lookPauseMs: number;
-	/** Pause before looking again after a look found keys missing (another writer is at work). */
-	missingPauseMs: number;
 	/** Looks at most. */
-	rounds: number;
+	looks: number;
 }
 
 export const HISTORY_TIMING: Readonly<HistoryTiming> = Object.freeze({
-	batchEveryMs: 1000,
-	batchCallFactor: 10,
 	lookPauseMs: 1000,
-	missingPauseMs: 1000,
-	rounds: 8,
+	looks: 8,
 });
 
 export interface HistoryEnd {
@@ -41,144 +35,161 @@ export interface HistoryEnd {
 	warning?: string;
 }
 
+/** Where the files go: the Base URL and a hash of the API key, hashed together (the key itself is never stored). */
+export function historyAccount(baseUrl: string, apiKey: string): string {
+	const keyHash = createHash('sha256').update(apiKey).digest('hex');
+	return createHash('sha256')
+		.update(`${HISTORY_FORMAT}\n${new URL(baseUrl).href}\n${keyHash}`)
+		.digest('base64url')
+		.slice(0, 22);
+}
+
 /**
- * One run's use of the node's history. Every store call costs in proportion to the whole history,
- * so the run makes a fixed number of them whatever the number of files: a check (a second one when
- * files were seen before), a record now and then while files finish (at most one a second, and per
- * ten times the longest call), and at the end a record (with a count beside it) and, where another
- * execution may write the history too, a look.
+ * One run's use of the node's history in n8n's deduplication store (the one Remove Duplicates
+ * uses, scope "node"). That store records whatever it is asked about, has no read-only question,
+ * and reads, rebuilds and rewrites the node's whole list on every call, without a lock. So a file
+ * has two entries, both naming the account: "checked", which a question may write at any time,
+ * and "uploaded", written only after the storage's 2xx. A run makes a fixed number of calls,
+ * whatever the number of files: the check (a second question, and rarely its undo, when files
+ * were checked before), and at the end the record with the count beside it, the looks where
+ * another execution may have written over it, and the removal of "checked" entries of files that
+ * did not go up.
  */
 export class RunHistory {
-	private readonly store: HistoryStore;
+	private readonly account: string;
+
+	private readonly shared: boolean;
+
+	private keys: string[] = [];
+
+	private readonly known = new Set<string>();
 
 	private readonly done = new Set<string>();
 
-	private readonly pending = new Set<string>();
-
-	/** Keys a batch recorded. */
-	private readonly batched = new Set<string>();
-
-	private readonly notDone = new Set<string>();
-
-	private inFlight: Promise<void> | undefined;
-
-	private lastBatchAt = Number.NEGATIVE_INFINITY;
-
-	/**
-	 * Whether other executions of the workflow may write the history at the same time: every
-	 * production execution (schedule, webhook, form, sub-workflow, queue-mode workers). Runs from
-	 * the editor or `n8n execute` are started one at a time; they look only when their own record
-	 * shows that something else wrote the history during the run.
-	 */
-	private readonly shared: boolean;
-
 	constructor(
-		ctx: IExecuteFunctions,
+		private readonly ctx: IExecuteFunctions,
+		credential: { baseUrl: string; apiKey: string },
 		private readonly timing: HistoryTiming = HISTORY_TIMING,
-		private readonly now: () => number = Date.now,
 	) {
-		this.store = new HistoryStore(ctx);
+		this.account = historyAccount(credential.baseUrl, credential.apiKey);
+		// production executions may run side by side; runs from the editor or `n8n execute` do not
 		this.shared = !['manual', 'cli'].includes(ctx.getMode());
 	}
 
+	private checkedEntry(key: string) {
+		return `checked:${this.account}/${key}`;
+	}
+
+	private uploadedEntry(key: string) {
+		return `uploaded:${this.account}/${key}`;
+	}
+
 	/**
-	 * Which of `keys` were uploaded before. One call asks about every key's "checked" entry; the
-	 * keys seen before are then asked about their own entry, and what that call wrote for files not
-	 * confirmed is removed at once. A crash leaves "checked" entries behind, never a key.
+	 * Which of `keys` were uploaded before. A file never checked has no "uploaded" entry: only the
+	 * files checked before are asked about their "uploaded" entry, and what that question wrote
+	 * (a file checked but never confirmed: a crash, a failure) is taken back in the next call.
 	 */
 	async check(keys: string[]): Promise<Set<string>> {
-		const unique = [...new Set(keys)];
-		const { seen } = await this.store.ask([VERSION_MARK, ...unique.map(checkedEntry)]);
-		// A history of an older version holds uploaded keys without their "checked" entry: the mark
-		// says it is not one. At the cap n8n drops the mark (the oldest entry, after every key of an
-		// older version); a "checked" entry seen says so too, and spares the question about new keys.
-		const marked = seen.has(VERSION_MARK) || unique.some((key) => seen.has(checkedEntry(key)));
-		const asked = marked ? unique.filter((key) => seen.has(checkedEntry(key))) : unique;
-		let known = new Set<string>();
-		if (asked.length > 0) {
-			const uploaded = await this.store.ask(asked);
-			if (uploaded.added.length > 0) await this.store.remove(uploaded.added);
-			known = uploaded.seen;
-		}
-		for (const key of unique) if (!known.has(key)) this.notDone.add(key);
-		this.lastBatchAt = this.now(); // the first batch comes a while after the check
-		return known;
+		this.keys = [...new Set(keys)];
+		if (this.keys.length === 0) return this.known;
+		const checked = await this.ask(this.keys.map((key) => this.checkedEntry(key)));
+		const asked = this.keys.filter((key) => checked.seen.has(this.checkedEntry(key)));
+		if (asked.length === 0) return this.known;
+		const uploaded = await this.ask(asked.map((key) => this.uploadedEntry(key)));
+		if (uploaded.added.length > 0) await this.remove(uploaded.added);
+		for (const key of asked) if (uploaded.seen.has(this.uploadedEntry(key))) this.known.add(key);
+		return this.known;
 	}
 
-	/** The storage confirmed the file: its key is recorded with the next batch or at the end. */
+	/** The storage confirmed the file: its key is recorded at the end of the run. */
 	uploaded(key: string): void {
-		this.notDone.delete(key);
 		this.done.add(key);
-		this.pending.add(key);
-		const every = Math.max(
-			this.timing.batchEveryMs,
-			this.timing.batchCallFactor * this.store.slowestMs,
-		);
-		if (this.inFlight || this.now() - this.lastBatchAt < every) return;
-		this.lastBatchAt = this.now();
-		const batch = [...this.pending];
-		this.pending.clear();
-		// a batch that fails is recorded with the end-of-run record, which holds every key
-		this.inFlight = this.store
-			.record(batch)
-			.then(
-				() => batch.forEach((k) => this.batched.add(k)),
-				() => undefined,
-			)
-			.finally(() => (this.inFlight = undefined));
 	}
 
 	/**
-	 * The end of the run: records every key of the run (the count for the warning near the cap is
-	 * read beside it, its reading overlapping the record's writing). n8n rewrites the list without a
-	 * lock, so a call of another execution that read it before this record can write it back
-	 * without these keys; such a call can take up to about a second on a busy worker. Where that can
-	 * happen (production executions), or where the record found that something else wrote over this
-	 * run's earlier entries, the node looks again a second later: keys found missing are recorded
-	 * again and looked for a second later. The "checked" entries of files not uploaded are removed.
+	 * The end of the run: records both entries of every uploaded file (the count for the warning
+	 * near the cap is read beside it), looks again where needed, and removes the "checked" entries
+	 * of files that did not go up (they would only cost the next run a question and its undo).
 	 */
 	async finish(): Promise<HistoryEnd> {
-		await this.inFlight;
 		const end: HistoryEnd = { unrecorded: [] };
-		// files were to go up (uploaded now, or left): the count, for the warning
-		const uploading = this.done.size + this.notDone.size > 0;
-		const counted = uploading ? this.store.count().catch(() => undefined) : undefined;
-		const all = [...this.done];
-		if (all.length > 0) {
+		const done = [...this.done];
+		const left = this.keys.filter((key) => !this.known.has(key) && !this.done.has(key));
+		const counted = done.length + left.length > 0 ? this.count().catch(() => undefined) : undefined;
+		if (done.length > 0) {
 			try {
-				const added = await this.store.record(all);
-				if (this.shared || this.overwritten(added)) await this.confirm(all);
+				await this.record(done);
 			} catch {
-				end.unrecorded = all.filter((key) => !this.batched.has(key));
+				end.unrecorded = done;
 			}
 		}
-		if (this.notDone.size > 0) {
-			// left behind, they would only cost the next run a question and its undo
-			await this.store.remove([...this.notDone].map(checkedEntry)).catch(() => undefined);
+		if (left.length > 0) {
+			await this.remove(left.map((key) => this.checkedEntry(key))).catch(() => undefined);
 		}
 		const count = await counted;
-		if (count !== undefined && count + 2 * all.length >= HISTORY_WARN_AT) {
-			end.warning = fullWarning(Math.min(HISTORY_ENTRIES, count + 2 * all.length));
+		if (count !== undefined && count + 2 * done.length >= HISTORY_WARN_AT) {
+			end.warning = fullWarning(Math.min(HISTORY_ENTRIES, count + 2 * done.length));
 		}
 		return end;
 	}
 
 	/**
-	 * Whether the end-of-run record had to add entries this run wrote before: the "checked" entry of
-	 * an uploaded file (written by the check) or the key of a file a batch recorded. Only another
-	 * writer removes them (the history's mark is left out: the cap drops it as the oldest entry).
+	 * Writes both entries of each key. n8n rewrites the list without a lock: a call of another
+	 * execution that read it before this record can write it back without them. A production run
+	 * looks again a pause later (recording what is missing, which is the same call), and again
+	 * while a look finds entries missing. A run from the editor or `n8n execute` looks only when the
+	 * record had to add a "checked" entry, which the check wrote and only another writer removes.
 	 */
-	private overwritten(added: string[]): boolean {
-		const expected = new Set([...this.done].filter((key) => !this.batched.has(key)));
-		return added.some((entry) => entry !== VERSION_MARK && !expected.has(entry));
-	}
-
-	/** Looks for the keys a pause after the record, records the missing ones again, until a look finds none. */
-	private async confirm(keys: string[]): Promise<void> {
-		for (let round = 0; round < this.timing.rounds; round++) {
-			await sleep(round === 0 ? this.timing.lookPauseMs : this.timing.missingPauseMs);
-			const missing = await this.store.record(keys).catch(() => []); // recorded once already
-			if (missing.length === 0) return;
+	private async record(keys: string[]): Promise<void> {
+		const entries = keys.flatMap((key) => [this.checkedEntry(key), this.uploadedEntry(key)]);
+		const { added } = await this.ask(entries);
+		let look = this.shared || added.some((entry) => entry.startsWith('checked:'));
+		for (let round = 0; look && round < this.timing.looks; round++) {
+			await sleep(this.timing.lookPauseMs);
+			look = await this.ask(entries).then(
+				(again) => again.added.length > 0,
+				() => false, // recorded once already
+			);
 		}
 	}
+
+	/** Which values were in the list; the others are in it now. */
+	private async ask(values: string[]): Promise<{ seen: Set<string>; added: string[] }> {
+		const result = await this.call(() =>
+			this.ctx.helpers.checkProcessedAndRecord(values, SCOPE, STORE),
+		);
+		return { seen: new Set(result.processed.map(String)), added: result.new.map(String) };
+	}
+
+	private async remove(values: string[]): Promise<void> {
+		await this.call(() => this.ctx.helpers.removeProcessed(values, SCOPE, STORE));
+	}
+
+	private async count(): Promise<number> {
+		return await this.call(() => this.ctx.helpers.getProcessedDataCount(SCOPE, STORE));
+	}
+
+	/**
+	 * Once more when a call fails: two processes that record the node's first entries at the same
+	 * moment both insert its row, and the database refuses the second insert (the row then exists).
+	 */
+	private async call<T>(work: () => Promise<T>): Promise<T> {
+		try {
+			return await work();
+		} catch {
+			try {
+				return await work();
+			} catch (error) {
+				throw new NodeOperationError(this.ctx.getNode(), error as Error, {
+					message: `n8n's deduplication store failed (Skip Files Uploaded Before): ${(error as Error).message}`,
+					description:
+						"The node keeps its history of uploaded files in n8n's database. Check that n8n can write to its database, then run the workflow again.",
+				});
+			}
+		}
+	}
+}
+
+function fullWarning(count: number): string {
+	return `This node's history of uploaded files (Skip Files Uploaded Before) holds ${count.toLocaleString('en-US')} of ${HISTORY_ENTRIES.toLocaleString('en-US')} entries, two per file. When it is full, n8n forgets the oldest files, and such a file is uploaded again if it comes again. Give the node only files that may be new (for example move uploaded files out of the folder it reads).`;
 }

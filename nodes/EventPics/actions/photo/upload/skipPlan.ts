@@ -1,6 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { AdaptiveLimiter, runPool } from '../../../transport/limiter';
 import { dedupeKey, fileKey } from './dedupe';
 import type { FileSource } from './fileSources';
 import type { HistoryEnd, HistoryTiming } from './history';
@@ -46,11 +45,13 @@ type Prepared = { key: string; source: FileSource } | { error: unknown };
 
 /**
  * Computes the key of every file with the option on (a URL is downloaded once, its stored copy is
- * reused for the upload), asks the node's history about all of them at once, and decides per file.
- * Files of one run with the same key go up once: the first tries, the next waits for its outcome.
+ * reused for the upload), asks the node's history of this account (Base URL and API key) about all
+ * of them at once, and decides per file. Files of one run with the same key go up once: the first
+ * tries, the next waits for its outcome.
  */
 export async function planSkips(
 	ctx: IExecuteFunctions,
+	credential: { baseUrl: string; apiKey: string },
 	jobs: UploadJob[],
 	continueOnFail: boolean,
 	timing: HistoryTiming = HISTORY_TIMING,
@@ -58,7 +59,7 @@ export async function planSkips(
 	const skipping = jobs.filter((job) => job.options.skipDuplicates === true);
 	if (skipping.length === 0) return undefined;
 	const { prepared, failedItem } = await prepareKeys(skipping, continueOnFail);
-	const history = new RunHistory(ctx, timing);
+	const history = new RunHistory(ctx, credential, timing);
 	const keyed = skipping.filter((job) => {
 		const file = prepared.get(job);
 		return file && 'key' in file && (failedItem === undefined || job.itemIndex <= failedItem);
@@ -85,8 +86,7 @@ async function prepareKeys(skipping: UploadJob[], continueOnFail: boolean) {
 	const prepared = new Map<UploadJob, Prepared>();
 	let failedItem: number | undefined;
 	let keptBytes = 0;
-	await runPool(skipping.length, new AdaptiveLimiter(KEYS_AT_ONCE), async (index) => {
-		const job = skipping[index];
+	const prepare = async (job: UploadJob) => {
 		if (failedItem !== undefined && job.itemIndex > failedItem) return;
 		try {
 			const source = await job.source();
@@ -98,7 +98,12 @@ async function prepareKeys(skipping: UploadJob[], continueOnFail: boolean) {
 			prepared.set(job, { error });
 			if (!continueOnFail) failedItem = Math.min(failedItem ?? job.itemIndex, job.itemIndex);
 		}
-	});
+	};
+	let next = 0;
+	const worker = async () => {
+		while (next < skipping.length) await prepare(skipping[next++]);
+	};
+	await Promise.all(Array.from({ length: Math.min(KEYS_AT_ONCE, skipping.length) }, worker));
 	return { prepared, failedItem };
 }
 
