@@ -1,12 +1,9 @@
 import { sleep } from 'n8n-workflow';
 
-import { AdaptiveLimiter } from './limiter';
-import { RateGate } from './rateGate';
-
 /**
- * The run's shared pacing: a wait for the learned request rate before each getuploadurl call, and
- * feedback for it and the concurrency limiter: every 429 (with when its call was sent), every good
- * answer (with the time getuploadurl took; none for the PUT).
+ * What the uploads tell the run's pacing: wait before each getuploadurl call (`paced`), every 429
+ * (with when its call was sent) and every good answer (with the time getuploadurl took; none for
+ * the PUT).
  */
 export interface RateSignals {
 	paced: () => Promise<void>;
@@ -22,30 +19,253 @@ export const NO_SIGNALS: RateSignals = {
 
 /** How many uploads of one run go at once, and at what request rate. */
 export interface Pacing {
-	limiter: AdaptiveLimiter;
+	limiter: Pacer;
 	signals: RateSignals;
 }
 
+/** The clock the pacer runs on: Date.now and n8n-workflow's sleep in the node, a hand-moved one in tests. */
+export interface PacingClock {
+	now: () => number;
+	sleep: (ms: number) => Promise<void>;
+}
+
+/** An answer counts as slow when it takes longer than twice the fastest one seen, plus this (ms). */
+const SLOW_MARGIN_MS = 50;
+/** Shortest time (ms) between two steps down for slowness. */
+const COOL_DOWN_MS = 1000;
+/** Share of what a window let through that the climb levels off at: the flat part stays under the limit. */
+const LEVEL = 0.98;
+/** Share of that level the rate goes back to after a 429. */
+const BACK_OFF = 0.9;
+/** Good calls the climb back to the level takes: about one 429 in this many at a steady limit. */
+const CLIMB_CALLS = 30;
 /**
- * One run's pacing: the limiter (uploads at once: `start` growing to `max`, see limiter.ts) and one
- * request rate for the whole run, learned from the 429s (rateGate.ts). The first 429 also pauses new
- * starts and halves the limiter; after that the gate's rate answers them. A pause is a wait too:
- * never longer than `maxWaitMs` (Max Total Wait).
+ * How far above the level the probe is one climb after it got back there (share); at MAX_PROBE
+ * times the level with no 429 while the calls came as fast as the rate let them, that rate becomes
+ * the level.
  */
-export function runPacing(concurrency: { max: number; start?: number }, maxWaitMs: number): Pacing {
-	const limiter = new AdaptiveLimiter(concurrency.max, { start: concurrency.start });
-	const gate = new RateGate({ now: Date.now, sleep });
-	const signals: RateSignals = {
-		paced: async () => await gate.take(),
-		throttled: (retryAfterMs, sentAt) => {
-			const ms = retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, maxWaitMs);
-			if (gate.rate() === undefined) limiter.throttled(ms);
-			gate.throttled(sentAt, ms);
-		},
-		succeeded: (signMs) => {
-			gate.succeeded(signMs !== undefined);
-			limiter.succeeded(signMs);
-		},
+const PROBE_GAIN = 0.3;
+const MAX_PROBE = 2;
+/** Lowest rate, calls per second. */
+const MIN_RATE = 0.5;
+/** The window (ms) a 429 is measured over: its Retry-After, within these bounds. */
+const MIN_WINDOW_MS = 1000;
+const MAX_WINDOW_MS = 10_000;
+/** A 429 without Retry-After is noise (a busy service) unless over NOISE_SHARE of the last NOISE_ANSWERS answers were 429s. */
+const NOISE_ANSWERS = 20;
+const NOISE_SHARE = 0.2;
+
+/**
+ * One run's pacing of its uploads: how many go at once, and how fast getuploadurl is called.
+ *
+ * At once: `start` (default `max`) and, while answers are good and quick, one more per good answer
+ * (about doubling per round trip) up to `max`, the user's "Concurrent Uploads". After the first 429 or
+ * slow answer (see SLOW_MARGIN_MS) it grows by one per run of good answers as long as the limit; a
+ * slow answer also takes one place away (once per COOL_DOWN_MS), never below `start`.
+ *
+ * Rate (getuploadurl calls, one at a time, in call order, 1/rate apart): none until the first 429.
+ * Then the calls let through in the 429's window (its Retry-After, 1-10 s; the 429 itself counted,
+ * as the burst that filled the window began with the events list) give the level, and every call
+ * waits until that window has passed. Each later 429 to a call sent after the last back-off takes
+ * the lower of the rate and what the window let through before that call (a windowed limit lets
+ * no more through, whether it slides or opens with a call), LEVEL times it as the level, backs off
+ * to BACK_OFF times the level and climbs back along a cubic curve: quickly at first, flat near the
+ * level, then probing above it ever faster (others may share the limit). The climb counts good
+ * calls, not seconds, so about one call in CLIMB_CALLS is refused whatever the rate. The first 429
+ * and slow answers also end the quick growth of the uploads at once.
+ *
+ * Every wait is bounded by `maxWaitMs` (Max Total Wait): a call that waited that long goes.
+ */
+export class Pacer {
+	readonly max: number;
+	current: number;
+	private readonly floor: number;
+	private active = 0;
+	private waiters: Array<() => void> = [];
+	private growing: boolean;
+	private goodSinceGrowth = 0;
+	private fastestMs = Number.POSITIVE_INFINITY;
+	private lastStepDown = Number.NEGATIVE_INFINITY;
+
+	/** The rate the climb levels off at; undefined while no limit is known. */
+	private ceiling: number | undefined;
+	private goodSinceCut = 0;
+	private cutAt = Number.NEGATIVE_INFINITY;
+	private heldUntil = Number.NEGATIVE_INFINITY;
+	private lastSentAt = Number.NEGATIVE_INFINITY;
+	/** Whether the last call waited for the rate (then the calls come as fast as it lets them). */
+	private rateBound = false;
+	/** When the accepted getuploadurl calls of the last MAX_WINDOW_MS were sent. */
+	private readonly accepted: number[] = [];
+	/** The last NOISE_ANSWERS answers (getuploadurl and PUT), true for a 429. */
+	private readonly recent: boolean[] = [];
+	private queue: Promise<void> = Promise.resolve();
+
+	constructor(
+		concurrency: { max: number; start?: number },
+		private readonly maxWaitMs = Number.POSITIVE_INFINITY,
+		private readonly clock: PacingClock = { now: () => Date.now(), sleep },
+	) {
+		this.max = Math.max(1, Math.floor(concurrency.max));
+		this.current = Math.min(this.max, Math.max(1, Math.floor(concurrency.start ?? this.max)));
+		this.floor = this.current;
+		this.growing = this.current < this.max;
+	}
+
+	/** Waits for a free place, then takes it. */
+	async acquire(): Promise<void> {
+		while (this.active >= this.current) await new Promise<void>((wake) => this.waiters.push(wake));
+		this.active++;
+	}
+
+	release(): void {
+		this.active--;
+		this.wakeAll();
+	}
+
+	/** Calls per second let through now; undefined while no limit is known. */
+	rate(): number | undefined {
+		if (this.ceiling === undefined) return undefined;
+		// x: climbs since the rate got back to the level (-1 at the back-off)
+		const x = (this.goodSinceCut - CLIMB_CALLS) / CLIMB_CALLS;
+		const curve =
+			x < 0 ? 1 + (1 - BACK_OFF) * x ** 3 : Math.min(MAX_PROBE, 1 + PROBE_GAIN * x ** 3);
+		return Math.max(MIN_RATE, this.ceiling * curve);
+	}
+
+	/** Waits until one more getuploadurl call may go out: in call order, 1/rate after the last. */
+	paced = async (): Promise<void> => {
+		const deadline = this.clock.now() + this.maxWaitMs;
+		const turn = this.queue.then(async () => await this.turn(deadline));
+		this.queue = turn;
+		await turn;
 	};
-	return { limiter, signals };
+
+	throttled = (retryAfterMs: number | undefined, sentAt: number): void => {
+		const now = this.clock.now();
+		this.growing = false;
+		this.answered(true);
+		// sent before the last back-off: the service still counted the faster calls, nothing new
+		if (sentAt < this.cutAt) return;
+		const windowMs = Math.min(MAX_WINDOW_MS, Math.max(MIN_WINDOW_MS, retryAfterMs ?? 0));
+		const rate = this.rate();
+		const first = rate === undefined;
+		// the calls let through in the window before this one (half a step more, for timing noise)
+		const from = sentAt - windowMs - (first ? 0 : 500 / rate);
+		const through = this.accepted.filter((at) => at > from && at <= sentAt).length;
+		// without Retry-After, a few 429s among many good answers come whatever the rate: a busy service
+		const refused = this.recent.filter(Boolean).length;
+		if (retryAfterMs === undefined && refused <= NOISE_SHARE * NOISE_ANSWERS) return;
+		// the first time, the burst that filled the window began with other calls (the events list)
+		const measured = ((through + (first ? 1 : 0)) / (windowMs / 1000)) * LEVEL;
+		this.ceiling = Math.max(MIN_RATE, Math.min(measured, rate ?? measured));
+		// the first time, go on at what the window let through (no back-off), once the burst's window passed
+		this.goodSinceCut = first ? CLIMB_CALLS : 0;
+		this.cutAt = now;
+		if (first)
+			this.heldUntil = now + Math.min(Math.max(windowMs, retryAfterMs ?? 0), this.maxWaitMs);
+	};
+
+	succeeded = (signMs?: number): void => {
+		const now = this.clock.now();
+		this.answered(false);
+		if (signMs !== undefined) {
+			record(this.accepted, now - signMs, now);
+			this.goodSinceCut++;
+			// probed up to MAX_PROBE times the level without a 429: that rate is the new level
+			if (
+				this.rateBound &&
+				this.ceiling !== undefined &&
+				this.rate()! >= MAX_PROBE * this.ceiling
+			) {
+				this.ceiling *= MAX_PROBE;
+				this.goodSinceCut = CLIMB_CALLS;
+			}
+			this.fastestMs = Math.min(this.fastestMs, signMs);
+			if (signMs > 2 * this.fastestMs + SLOW_MARGIN_MS) {
+				this.slowed(now);
+				return;
+			}
+		}
+		if (this.current >= this.max) return;
+		this.goodSinceGrowth++;
+		if (this.growing || this.goodSinceGrowth >= this.current) {
+			this.current++;
+			this.goodSinceGrowth = 0;
+			this.wakeAll();
+		}
+	};
+
+	private answered(refused: boolean): void {
+		this.recent.push(refused);
+		if (this.recent.length > NOISE_ANSWERS) this.recent.shift();
+	}
+
+	/** A slow answer: no more quick growth, and one place less (once per cool-down, not below the start). */
+	private slowed(now: number): void {
+		this.growing = false;
+		this.goodSinceGrowth = 0;
+		if (now - this.lastStepDown < COOL_DOWN_MS || this.current <= this.floor) return;
+		this.current--;
+		this.lastStepDown = now;
+	}
+
+	/** One call's turn: sleeps until the pause is over and 1/rate has passed (the rate read anew). */
+	private async turn(deadline: number): Promise<void> {
+		for (;;) {
+			const now = this.clock.now();
+			const rate = this.rate();
+			const due = Math.max(
+				this.heldUntil,
+				rate === undefined ? now : this.lastSentAt + 1000 / rate,
+			);
+			const until = Math.min(due, deadline);
+			this.rateBound = rate !== undefined && until > now;
+			if (until <= now) break;
+			await this.clock.sleep(until - now);
+		}
+		this.lastSentAt = this.clock.now();
+	}
+
+	private wakeAll(): void {
+		const waiters = this.waiters;
+		this.waiters = [];
+		for (const wake of waiters) wake();
+	}
+}
+
+/** One run's pacing (see Pacer); every pause is bounded by `maxWaitMs` (Max Total Wait). */
+export function runPacing(concurrency: { max: number; start?: number }, maxWaitMs: number): Pacing {
+	const pacer = new Pacer(concurrency, maxWaitMs);
+	return { limiter: pacer, signals: pacer };
+}
+
+/**
+ * Runs `work` for 0..count-1 with at most `limiter.current` at once, started in index order.
+ * `work` must not throw: it records its own errors. A Pacer nobody signals is a fixed limit.
+ */
+export async function runPool(
+	count: number,
+	limiter: Pacer,
+	work: (index: number) => Promise<void>,
+): Promise<void> {
+	let next = 0;
+	const worker = async () => {
+		while (next < count) {
+			await limiter.acquire();
+			const index = next++;
+			try {
+				if (index < count) await work(index);
+			} finally {
+				limiter.release();
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(count, limiter.max) }, worker));
+}
+
+/** Adds a time to a list in time order, and drops the times older than MAX_WINDOW_MS before `now`. */
+function record(times: number[], at: number, now: number): void {
+	times.push(at);
+	while (times.length > 0 && times[0] <= now - MAX_WINDOW_MS) times.shift();
 }

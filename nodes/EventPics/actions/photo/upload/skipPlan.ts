@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { AdaptiveLimiter, runPool } from '../../../transport/limiter';
+import { Pacer, runPool } from '../../../transport/pacing';
 import { dedupeKey, fileKey } from './dedupe';
 import type { FileSource } from './fileSources';
 import type { HistoryEnd, HistoryTiming } from './history';
@@ -85,7 +85,7 @@ async function prepareKeys(skipping: UploadJob[], continueOnFail: boolean) {
 	const prepared = new Map<UploadJob, Prepared>();
 	let failedItem: number | undefined;
 	let keptBytes = 0;
-	await runPool(skipping.length, new AdaptiveLimiter(KEYS_AT_ONCE), async (index) => {
+	await runPool(skipping.length, new Pacer({ max: KEYS_AT_ONCE }), async (index) => {
 		const job = skipping[index];
 		if (failedItem !== undefined && job.itemIndex > failedItem) return;
 		try {
