@@ -210,21 +210,25 @@ export class Pacer {
 		this.lastStepDown = now;
 	}
 
-	/** One call's turn: sleeps until the pause is over and 1/rate has passed (the rate read anew). */
+	/**
+	 * One call's turn: sleeps until the pause is over and 1/rate has passed (the rate read anew). The
+	 * next turn counts from when this one was due, up to a quarter step back, so sleeps that wake late
+	 * (a busy machine) do not slow the rate down.
+	 */
 	private async turn(deadline: number): Promise<void> {
 		for (;;) {
 			const now = this.clock.now();
 			const rate = this.rate();
-			const due = Math.max(
-				this.heldUntil,
-				rate === undefined ? now : this.lastSentAt + 1000 / rate,
-			);
+			const step = rate === undefined ? 0 : 1000 / rate;
+			const due = Math.max(this.heldUntil, rate === undefined ? now : this.lastSentAt + step);
 			const until = Math.min(due, deadline);
 			this.rateBound = rate !== undefined && until > now;
-			if (until <= now) break;
+			if (until <= now) {
+				this.lastSentAt = Math.max(until, now - step / 4);
+				return;
+			}
 			await this.clock.sleep(until - now);
 		}
-		this.lastSentAt = this.clock.now();
 	}
 
 	private wakeAll(): void {
