@@ -1,10 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-/**
- * What the uploads tell the run's pacing: wait before each getuploadurl call (`paced`), every 429
- * (with when its call was sent) and every good answer (with the time getuploadurl took; none for
- * the PUT).
- */
+/** The uploads' side: wait before each getuploadurl, then tell each 429 and good answer (signMs: getuploadurl's). */
 export interface RateSignals {
 	paced: () => Promise<void>;
 	throttled: (retryAfterMs: number | undefined, sentAt: number) => void;
@@ -23,56 +19,46 @@ export interface Pacing {
 	signals: RateSignals;
 }
 
-/** The clock the pacer runs on: Date.now and n8n-workflow's sleep in the node, a hand-moved one in tests. */
+/** Date.now and n8n-workflow's sleep in the node; a hand-moved clock in tests. */
 export interface PacingClock {
 	now: () => number;
 	sleep: (ms: number) => Promise<void>;
 }
 
-/** An answer counts as slow when it takes longer than twice the fastest one seen, plus this (ms). */
+/** An answer is slow above twice the fastest plus this (ms); one step down per COOL_DOWN_MS at most. */
 const SLOW_MARGIN_MS = 50;
-/** Shortest time (ms) between two steps down for slowness. */
 const COOL_DOWN_MS = 1000;
-/** Share of what a window let through that the climb levels off at: the flat part stays under the limit. */
+/** The level after a 429: this share of what its window let through (the flat part stays under). */
 const LEVEL = 0.98;
-/** Share of that level the rate goes back to after a 429. */
-const BACK_OFF = 0.9;
-/** Good calls the climb back to the level takes: about one 429 in this many at a steady limit. */
+/** A 429 backs off to this share of the level; the cubic climb back takes CLIMB_CALLS good calls. */
+const BACK_OFF = 0.95;
 const CLIMB_CALLS = 30;
-/**
- * How far above the level the probe is one climb after it got back there (share); at MAX_PROBE
- * times the level with no 429 while the calls came as fast as the rate let them, that rate becomes
- * the level.
- */
+/** Above the level the probe gains this share one climb later; at MAX_PROBE times it, it is the level. */
 const PROBE_GAIN = 0.3;
 const MAX_PROBE = 2;
-/** Lowest rate, calls per second. */
+/** Lowest rate (calls per second); bounds of the window (ms) a 429 is measured over, its Retry-After. */
 const MIN_RATE = 0.5;
-/** The window (ms) a 429 is measured over: its Retry-After, within these bounds. */
 const MIN_WINDOW_MS = 1000;
 const MAX_WINDOW_MS = 10_000;
-/** A 429 without Retry-After is noise (a busy service) unless over NOISE_SHARE of the last NOISE_ANSWERS answers were 429s. */
-const NOISE_ANSWERS = 20;
+/** A 429 without Retry-After is noise unless over this share of the last NOISE_ANSWERS answers were 429s. */
 const NOISE_SHARE = 0.2;
+const NOISE_ANSWERS = 20;
 
 /**
- * One run's pacing of its uploads: how many go at once, and how fast getuploadurl is called.
+ * One run's pacing: how many uploads go at once, and how fast getuploadurl is called.
  *
- * At once: `start` (default `max`) and, while answers are good and quick, one more per good answer
- * (about doubling per round trip) up to `max`, the user's "Concurrent Uploads". After the first 429 or
- * slow answer (see SLOW_MARGIN_MS) it grows by one per run of good answers as long as the limit; a
- * slow answer also takes one place away (once per COOL_DOWN_MS), never below `start`.
+ * At once: `start` (default `max`), plus one per good quick answer (about doubling per round trip)
+ * up to `max` ("Concurrent Uploads"); after a 429 or a slow answer, one per run of good answers as
+ * long as the limit. A slow answer also gives one back (never below `start`).
  *
- * Rate (getuploadurl calls, one at a time, in call order, 1/rate apart): none until the first 429.
- * Then the calls let through in the 429's window (its Retry-After, 1-10 s; the 429 itself counted,
- * as the burst that filled the window began with the events list) give the level, and every call
- * waits until that window has passed. Each later 429 to a call sent after the last back-off takes
- * the lower of the rate and what the window let through before that call (a windowed limit lets
- * no more through, whether it slides or opens with a call), LEVEL times it as the level, backs off
- * to BACK_OFF times the level and climbs back along a cubic curve: quickly at first, flat near the
- * level, then probing above it ever faster (others may share the limit). The climb counts good
- * calls, not seconds, so about one call in CLIMB_CALLS is refused whatever the rate. The first 429
- * and slow answers also end the quick growth of the uploads at once.
+ * Rate: none until the first 429. Then the calls go one at a time, in call order, 1/rate apart
+ * (the rate read anew for each), after a pause for the window the first burst filled. A 429 measures
+ * the limit: what its window (Retry-After, 1-10 s) let through before its call (plus the 429 the
+ * first time: the burst began with the events list), at most the rate it was refused at. A windowed
+ * limit, sliding or opened by a call, lets no more through. The rate backs off below that level and
+ * climbs back along a cubic curve, quickly at first, flat near the level, then probing above it ever
+ * faster. The climb counts good calls, not seconds: about one 429 in CLIMB_CALLS calls at a steady
+ * limit, whatever the rate. 429s to calls sent before the last back-off say nothing new.
  *
  * Every wait is bounded by `maxWaitMs` (Max Total Wait): a call that waited that long goes.
  */
@@ -87,8 +73,8 @@ export class Pacer {
 	private fastestMs = Number.POSITIVE_INFINITY;
 	private lastStepDown = Number.NEGATIVE_INFINITY;
 
-	/** The rate the climb levels off at; undefined while no limit is known. */
-	private ceiling: number | undefined;
+	/** The rate the climb levels off at; undefined while no limit is known (no pacing). */
+	private level: number | undefined;
 	private goodSinceCut = 0;
 	private cutAt = Number.NEGATIVE_INFINITY;
 	private heldUntil = Number.NEGATIVE_INFINITY;
@@ -125,12 +111,12 @@ export class Pacer {
 
 	/** Calls per second let through now; undefined while no limit is known. */
 	rate(): number | undefined {
-		if (this.ceiling === undefined) return undefined;
+		if (this.level === undefined) return undefined;
 		// x: climbs since the rate got back to the level (-1 at the back-off)
 		const x = (this.goodSinceCut - CLIMB_CALLS) / CLIMB_CALLS;
 		const curve =
 			x < 0 ? 1 + (1 - BACK_OFF) * x ** 3 : Math.min(MAX_PROBE, 1 + PROBE_GAIN * x ** 3);
-		return Math.max(MIN_RATE, this.ceiling * curve);
+		return Math.max(MIN_RATE, this.level * curve);
 	}
 
 	/** Waits until one more getuploadurl call may go out: in call order, 1/rate after the last. */
@@ -158,7 +144,7 @@ export class Pacer {
 		if (retryAfterMs === undefined && refused <= NOISE_SHARE * NOISE_ANSWERS) return;
 		// the first time, the burst that filled the window began with other calls (the events list)
 		const measured = ((through + (first ? 1 : 0)) / (windowMs / 1000)) * LEVEL;
-		this.ceiling = Math.max(MIN_RATE, Math.min(measured, rate ?? measured));
+		this.level = Math.max(MIN_RATE, Math.min(measured, rate ?? measured));
 		// the first time, go on at what the window let through (no back-off), once the burst's window passed
 		this.goodSinceCut = first ? CLIMB_CALLS : 0;
 		this.cutAt = now;
@@ -175,10 +161,10 @@ export class Pacer {
 			// probed up to MAX_PROBE times the level without a 429: that rate is the new level
 			if (
 				this.rateBound &&
-				this.ceiling !== undefined &&
-				this.rate()! >= MAX_PROBE * this.ceiling
+				this.level !== undefined &&
+				this.rate()! >= MAX_PROBE * this.level
 			) {
-				this.ceiling *= MAX_PROBE;
+				this.level *= MAX_PROBE;
 				this.goodSinceCut = CLIMB_CALLS;
 			}
 			this.fastestMs = Math.min(this.fastestMs, signMs);
