@@ -126,7 +126,7 @@ export class Pacer {
 		this.goodSinceCut = first ? CLIMB_CALLS : 0; // the first measure: no back-off
 		this.cutAt = now;
 		if (first)
-			this.heldUntil = now + Math.min(Math.max(windowMs, retryAfterMs ?? 0), this.maxWaitMs);
+			this.heldUntil = sentAt + Math.min(Math.max(windowMs, retryAfterMs ?? 0), this.maxWaitMs);
 	};
 
 	succeeded = (signMs?: number): void => {
