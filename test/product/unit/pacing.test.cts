@@ -128,7 +128,6 @@ describe('Pacer: the request rate under a limit (simulated on a hand-moved clock
 		async (_, limit, lateMs, model) => {
 			const files = 40 * limit;
 			const run = await uploadRun(handClock(), files, model(limit), { lateMs });
-			if (process.env.PACING_TRACE) require('node:fs').appendFileSync(process.env.PACING_TRACE, `${limit} ${model.name} late ${lateMs}: ${run.refused}/${run.calls} ${(run.ms / (((files + 1) / limit) * 1000)).toFixed(3)}\n`);
 			expect(run.calls - run.refused).toBe(files);
 			expect(run.share).toBeLessThanOrEqual(0.1);
 			// the events list and every file's getuploadurl at the limit
