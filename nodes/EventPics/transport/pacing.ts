@@ -1,13 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { AdaptiveLimiter } from './limiter';
-import { RateGate } from './rateGate';
-
-/**
- * The run's shared pacing: a wait for the learned request rate before each getuploadurl call, and
- * feedback for it and the concurrency limiter: every 429 (with when its call was sent), every good
- * answer (with the time getuploadurl took; none for the PUT).
- */
+/** The uploads' side: wait before each getuploadurl; tell each 429 and good answer (signMs: getuploadurl's). */
 export interface RateSignals {
 	paced: () => Promise<void>;
 	throttled: (retryAfterMs: number | undefined, sentAt: number) => void;
@@ -20,32 +13,188 @@ export const NO_SIGNALS: RateSignals = {
 	succeeded: () => undefined,
 };
 
-/** How many uploads of one run go at once, and at what request rate. */
+/** How many uploads of one run go at once (`limiter`, for runPool), and at what request rate. */
 export interface Pacing {
-	limiter: AdaptiveLimiter;
+	limiter: Pacer;
 	signals: RateSignals;
 }
 
+/** An answer is slow above twice the fastest plus this (ms); one step down per COOL_DOWN_MS at most. */
+const SLOW_MARGIN_MS = 50;
+const COOL_DOWN_MS = 1000;
+/** The level after a 429: this share of what its window let through (the flat part stays under). */
+const LEVEL = 0.98;
+/** A 429 backs off to this share of the level; the cubic climb back takes CLIMB_CALLS good calls. */
+const BACK_OFF = 0.95;
+const CLIMB_CALLS = 30;
+/** Above the level the probe gains this share one climb later; at MAX_PROBE times it, it is the level. */
+const PROBE_GAIN = 0.3;
+const MAX_PROBE = 2;
+/** Lowest rate (calls per second); bounds of the window (ms) a 429 is measured over, its Retry-After. */
+const MIN_RATE = 0.5;
+const MIN_WINDOW_MS = 1000;
+const MAX_WINDOW_MS = 10_000;
+/** A 429 without Retry-After is noise unless over this share of the last ~NOISE_ANSWERS answers were 429s. */
+const NOISE_SHARE = 0.2;
+const NOISE_ANSWERS = 20;
+const REAL_CLOCK = { now: () => Date.now(), sleep };
+
 /**
- * One run's pacing: the limiter (uploads at once: `start` growing to `max`, see limiter.ts) and one
- * request rate for the whole run, learned from the 429s (rateGate.ts). The first 429 also pauses new
- * starts and halves the limiter; after that the gate's rate answers them. A pause is a wait too:
- * never longer than `maxWaitMs` (Max Total Wait).
+ * One run's pacing. At once: `start` (default `max`, "Concurrent Uploads"), plus one per good quick
+ * answer up to `max`; after a 429 or a slow answer one per run of good answers as long as the limit,
+ * and a slow answer gives one back (never below `start`).
+ * Rate: none until the first 429; then getuploadurl calls go one at a time, in call order, 1/rate
+ * apart, after a pause for the window the first burst filled. A 429 measures the limit: what its
+ * window (Retry-After, 1-10 s) let through before its call (the first time plus itself: the burst
+ * began with the events list), at most the rate refused. The rate backs off below that level and
+ * climbs back along a cubic curve, flat near the level, then probing above it ever faster; the climb
+ * counts good calls, not seconds (about one 429 in CLIMB_CALLS at a steady limit, whatever the rate).
+ * 429s to calls sent before the last back-off say nothing new. No wait is longer than `maxWaitMs`.
  */
-export function runPacing(concurrency: { max: number; start?: number }, maxWaitMs: number): Pacing {
-	const limiter = new AdaptiveLimiter(concurrency.max, { start: concurrency.start });
-	const gate = new RateGate({ now: Date.now, sleep });
-	const signals: RateSignals = {
-		paced: async () => await gate.take(),
-		throttled: (retryAfterMs, sentAt) => {
-			const ms = retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, maxWaitMs);
-			if (gate.rate() === undefined) limiter.throttled(ms);
-			gate.throttled(sentAt, ms);
-		},
-		succeeded: (signMs) => {
-			gate.succeeded(signMs !== undefined);
-			limiter.succeeded(signMs);
-		},
+export class Pacer {
+	readonly max: number;
+	current: number;
+	private readonly floor: number;
+	private active = 0;
+	private waiters: Array<() => void> = [];
+	private growing: boolean;
+	private goodSinceGrowth = 0;
+	private fastestMs = Number.POSITIVE_INFINITY;
+	private lastStepDown = Number.NEGATIVE_INFINITY;
+	private level: number | undefined; // where the climb levels off; undefined: no pacing
+	private goodSinceCut = 0;
+	private cutAt = Number.NEGATIVE_INFINITY;
+	private heldUntil = Number.NEGATIVE_INFINITY;
+	private lastSentAt = Number.NEGATIVE_INFINITY;
+	private rateBound = false; // the last call waited for the rate
+	private readonly accepted: number[] = []; // when the good getuploadurl calls were sent
+	private refusedShare = 0; // of the answers, a moving average over about NOISE_ANSWERS
+	private queue: Promise<void> = Promise.resolve();
+
+	constructor(
+		concurrency: { max: number; start?: number },
+		private readonly maxWaitMs = Number.POSITIVE_INFINITY,
+		private readonly clock = REAL_CLOCK,
+	) {
+		this.max = Math.max(1, Math.floor(concurrency.max));
+		this.current = Math.min(this.max, Math.max(1, Math.floor(concurrency.start ?? this.max)));
+		this.floor = this.current;
+		this.growing = this.current < this.max;
+	}
+
+	async acquire(): Promise<void> {
+		while (this.active >= this.current) await new Promise<void>((wake) => this.waiters.push(wake));
+		this.active++;
+	}
+
+	release(): void {
+		this.active--;
+		this.wakeAll();
+	}
+
+	/** Calls per second let through now; undefined while no limit is known. */
+	rate(): number | undefined {
+		if (this.level === undefined) return undefined;
+		const x = (this.goodSinceCut - CLIMB_CALLS) / CLIMB_CALLS; // -1 at the back-off, 0 at the level
+		const curve =
+			x < 0 ? 1 + (1 - BACK_OFF) * x ** 3 : Math.min(MAX_PROBE, 1 + PROBE_GAIN * x ** 3);
+		return Math.max(MIN_RATE, this.level * curve);
+	}
+
+	paced = async (): Promise<void> => {
+		const deadline = this.clock.now() + this.maxWaitMs;
+		const turn = this.queue.then(async () => await this.turn(deadline));
+		this.queue = turn;
+		await turn;
 	};
-	return { limiter, signals };
+
+	throttled = (retryAfterMs: number | undefined, sentAt: number): void => {
+		const now = this.clock.now();
+		this.growing = false;
+		this.refusedShare += (1 - this.refusedShare) / NOISE_ANSWERS;
+		if (sentAt < this.cutAt) return;
+		// without Retry-After, a few 429s among many good answers come whatever the rate: a busy service
+		if (retryAfterMs === undefined && this.refusedShare <= NOISE_SHARE) return;
+		const windowMs = Math.min(MAX_WINDOW_MS, Math.max(MIN_WINDOW_MS, retryAfterMs ?? 0));
+		const rate = this.rate();
+		const first = rate === undefined;
+		// what the window let through before this call (half a step more, for timing noise)
+		const from = sentAt - windowMs - (first ? 0 : 500 / rate);
+		const through = this.accepted.filter((at) => at > from && at <= sentAt).length;
+		const measured = ((through + (first ? 1 : 0)) / (windowMs / 1000)) * LEVEL;
+		this.level = Math.max(MIN_RATE, Math.min(measured, rate ?? measured));
+		this.goodSinceCut = first ? CLIMB_CALLS : 0; // the first measure: no back-off
+		this.cutAt = now;
+		if (first)
+			this.heldUntil = sentAt + Math.min(Math.max(windowMs, retryAfterMs ?? 0), this.maxWaitMs);
+	};
+
+	succeeded = (signMs?: number): void => {
+		const now = this.clock.now();
+		this.refusedShare -= this.refusedShare / NOISE_ANSWERS;
+		if (signMs !== undefined) {
+			this.accepted.push(now - signMs);
+			while (this.accepted[0] <= now - MAX_WINDOW_MS) this.accepted.shift();
+			this.goodSinceCut++;
+			if (this.rateBound && this.level !== undefined && this.rate()! >= MAX_PROBE * this.level) {
+				this.level *= MAX_PROBE;
+				this.goodSinceCut = CLIMB_CALLS;
+			}
+			this.fastestMs = Math.min(this.fastestMs, signMs);
+			if (signMs > 2 * this.fastestMs + SLOW_MARGIN_MS) {
+				[this.growing, this.goodSinceGrowth] = [false, 0];
+				if (now - this.lastStepDown < COOL_DOWN_MS || this.current <= this.floor) return;
+				[this.current, this.lastStepDown] = [this.current - 1, now];
+				return;
+			}
+		}
+		if (this.current >= this.max) return;
+		this.goodSinceGrowth++;
+		if (this.growing || this.goodSinceGrowth >= this.current) {
+			[this.current, this.goodSinceGrowth] = [this.current + 1, 0];
+			this.wakeAll();
+		}
+	};
+
+	/** Sleeps until the pause is over and a step has passed since the last call was due (late wake-ups do not add up). */
+	private async turn(deadline: number): Promise<void> {
+		for (;;) {
+			const now = this.clock.now();
+			const step = 1000 / (this.rate() ?? Number.POSITIVE_INFINITY); // 0: no pacing
+			const until = Math.min(deadline, Math.max(this.heldUntil, this.lastSentAt + step));
+			this.rateBound = step > 0 && until > now;
+			if (until <= now) {
+				this.lastSentAt = Math.max(until, now - step / 4);
+				return;
+			}
+			await this.clock.sleep(until - now);
+		}
+	}
+
+	private wakeAll(): void {
+		for (const wake of this.waiters.splice(0)) wake();
+	}
+}
+
+/** One run's pacing (see Pacer); every pause is bounded by `maxWaitMs` (Max Total Wait). */
+export function runPacing(concurrency: { max: number; start?: number }, maxWaitMs: number): Pacing {
+	const pacer = new Pacer(concurrency, maxWaitMs);
+	return { limiter: pacer, signals: pacer };
+}
+
+/** Runs `work` for 0..count-1, `limiter.current` at once, in index order; `work` must not throw. */
+export async function runPool(count: number, limiter: Pacer, work: (i: number) => Promise<void>) {
+	let next = 0;
+	const worker = async () => {
+		while (next < count) {
+			await limiter.acquire();
+			const index = next++;
+			try {
+				if (index < count) await work(index);
+			} finally {
+				limiter.release();
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(count, limiter.max) }, worker));
 }

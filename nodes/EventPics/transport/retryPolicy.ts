@@ -97,8 +97,10 @@ export function parseRetryAfter(value: unknown, nowMs: number): number | undefin
 }
 
 /**
- * Delay before try number `nextAttempt` (2 for the first retry): the service's Retry-After when
- * given, otherwise exponential backoff with jitter (between half and all of the step).
+ * Delay before try number `nextAttempt` (2 for the first retry): the service's Retry-After when it
+ * asks for a wait, otherwise exponential backoff with jitter (between half and all of the step).
+ * `Retry-After: 0`, a negative one or a date already past ask for none: the backoff applies, so
+ * they never give back-to-back retries.
  */
 export function backoffDelayMs(
 	nextAttempt: number,
@@ -106,7 +108,7 @@ export function backoffDelayMs(
 	retryAfterMs: number | undefined,
 	random: () => number = Math.random,
 ): number {
-	if (retryAfterMs !== undefined) return retryAfterMs;
+	if (retryAfterMs !== undefined && retryAfterMs > 0) return retryAfterMs;
 	const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, nextAttempt - 2));
 	return Math.round(step / 2 + (random() * step) / 2);
 }

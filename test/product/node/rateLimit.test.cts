@@ -18,7 +18,7 @@ const photos = (count: number) =>
 
 /**
  * The node under a service's rate limit, in the real engine: it learns the rate from the 429s
- * (transport/rateGate.ts) instead of provoking them. Counts only, no timings: the run's speed is
+ * (transport/pacing.ts) instead of provoking them. Counts only, no timings: the run's speed is
  * the benchmark's business (test/tools/bench, rate-limit rows).
  */
 describe('Photo > Upload under a rate limit', () => {
@@ -45,7 +45,7 @@ describe('Photo > Upload under a rate limit', () => {
 		);
 		const refused = signCalls().filter((r) => r.status === 429).length;
 		// Before the first 429 nothing is paced, so the calls already on their way at the start are
-		// refused (about one round of the 4 first uploads); after that about 1 call in 30. The client
+		// refused (about one round of the first uploads); after that about 1 call in 30. The client
 		// that only adapted its concurrency had 40 % of these calls refused.
 		expect(refused).toBeGreaterThan(0);
 		expect(refused / signCalls().length).toBeLessThanOrEqual(0.15);

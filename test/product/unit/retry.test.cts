@@ -28,4 +28,12 @@ describe('backoff', () => {
 	it('follows Retry-After when the service gives it', () => {
 		expect(backoffDelayMs(2, DEFAULT_RETRY_POLICY, 7000, () => 0)).toBe(7000);
 	});
+	it('backs off as without Retry-After when it asks for no wait: 0, -1 or a date already past', () => {
+		const now = Date.UTC(2026, 10, 22, 12, 0, 0);
+		for (const header of ['0', '-1', 'Sun, 22 Nov 2026 11:59:00 GMT']) {
+			const asked = parseRetryAfter(header, now);
+			expect({ header, delay: backoffDelayMs(2, DEFAULT_RETRY_POLICY, asked, () => 0) }).toEqual({ header, delay: 250 });
+			expect({ header, delay: backoffDelayMs(4, DEFAULT_RETRY_POLICY, asked, () => 1) }).toEqual({ header, delay: 2000 });
+		}
+	});
 });

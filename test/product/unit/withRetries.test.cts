@@ -24,6 +24,13 @@ describe('withRetries', () => {
 		expect(result.attempts).toBe(3);
 	});
 
+	it('waits between the tries of a 429 with Retry-After 0 (no back-to-back retries)', async () => {
+		const backingOff = { ...policy, maxAttempts: 8, baseDelayMs: 4, maxDelayMs: 8 };
+		const result = await withRetries(backingOff, async () => ({ failure: failure(429, 0), retry: true }), () => 0);
+		// 7 waits of half the step: 2, 4, then 4 each
+		expect(result).toMatchObject({ attempts: 8, waitedMs: 2 + 4 * 6 });
+	});
+
 	it('ends a service that paces forever at 4 times Max Attempts, or at Max Total Wait', async () => {
 		const endless = await withRetries(policy, async () => ({ failure: failure(429, 1), retry: true }));
 		expect(endless.attempts).toBe(12);

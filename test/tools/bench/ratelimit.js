@@ -12,6 +12,9 @@
  * - scope "all": one window over both endpoints and the PUT (`rateLimitPerSecond`); 2N+1 limited
  *   requests. A getuploadurl and its PUT go out together, so a client that is never refused fits
  *   only 2 pairs in any second of a 5/s limit: 1.25x the ideal (2N+1)/perSecond is the floor there.
+ * - window "sliding" (the default): at most perSecond in any second; "fixed": a window opens with the
+ *   first request after the last one closed and lets perSecond through until it closes a second later
+ *   (`fixedRateWindow`), as many API gateways count. The ideal is the same.
  */
 
 const path = require('node:path');
@@ -32,6 +35,7 @@ const {
  * @property {number} bytes
  * @property {number} perSecond
  * @property {'api' | 'all'} scope
+ * @property {'sliding' | 'fixed'} window
  * @property {number | 'default'} concurrency
  * @property {number} ms
  * @property {number} idealMs
@@ -45,7 +49,7 @@ const {
  */
 
 /**
- * @param {{ files: number, fileKb: number, perSecond: number, scope: 'api' | 'all', concurrency: number | 'default',
+ * @param {{ files: number, fileKb: number, perSecond: number, scope: 'api' | 'all', window: 'sliding' | 'fixed', concurrency: number | 'default',
  *   compiled: ReturnType<typeof import('./common').loadCompiled>, log: (line: string) => void }} options
  * @returns {Promise<RateResult>}
  */
@@ -81,15 +85,13 @@ async function runRateLimit(options) {
 		// Warm-up without a limit (code loaded), then the limit on a clean window.
 		await run(stored.slice(0, 2));
 		await emulator.control('/__control/reset', 'POST');
-		await setOptions(
-			emulator.baseUrl,
-			options.scope === 'api'
-				? { apiRateLimitPerSecond: options.perSecond }
-				: { rateLimitPerSecond: options.perSecond },
-		);
+		await setOptions(emulator.baseUrl, {
+			[options.scope === 'api' ? 'apiRateLimitPerSecond' : 'rateLimitPerSecond']: options.perSecond,
+			fixedRateWindow: options.window === 'fixed' ? 1 : 0,
+		});
 
 		log(
-			`  rate limit ${options.perSecond}/s (${options.scope}): ${options.files} files at concurrency ${options.concurrency}...`,
+			`  rate limit ${options.perSecond}/s (${options.scope}, ${options.window} window): ${options.files} files at concurrency ${options.concurrency}...`,
 		);
 		const started = performance.now();
 		const result = await run(stored);
@@ -114,6 +116,7 @@ async function runRateLimit(options) {
 			bytes: options.files * fileBytes,
 			perSecond: options.perSecond,
 			scope: options.scope,
+			window: options.window,
 			concurrency: options.concurrency,
 			ms,
 			idealMs: (((options.scope === 'api' ? 1 : 2) * options.files + 1) / options.perSecond) * 1000,

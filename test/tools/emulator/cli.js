@@ -10,12 +10,12 @@ const { startEmulator } = require('./index');
  * Flags: --port <n> (service, default 8787), --storage-port <n> (default 8788), --ttl <seconds> (default 300),
  * --storage-dir <dir> (default .eventpics-emulator/ in the current folder; files there are listed again on restart),
  * --latency <ms>, --rate-limit <n per second>,
- * --api-rate-limit <n per second>, --storage-read-rate <bytes per second>,
+ * --api-rate-limit <n per second>, --fixed-rate-window <1: both limits count in fixed windows>, --storage-read-rate <bytes per second>,
  * --download-rate <bytes per second>, --seed <n>, --help.
  */
 
 const USAGE = `Usage: node test/tools/emulator/cli.js [--port 8787] [--storage-port 8788] [--ttl 300]
-       [--storage-dir .eventpics-emulator] [--latency 0] [--rate-limit 0] [--api-rate-limit 0] [--seed N]
+       [--storage-dir .eventpics-emulator] [--latency 0] [--rate-limit 0] [--api-rate-limit 0] [--fixed-rate-window 0] [--seed N]
        [--storage-read-rate 0] [--download-rate 0]   (bytes per second; 0 = unlimited)`;
 
 /** @param {string[]} argv */
@@ -60,6 +60,7 @@ async function main() {
 		'latency',
 		'rate-limit',
 		'api-rate-limit',
+		'fixed-rate-window',
 		'seed',
 		'storage-read-rate',
 		'download-rate',
@@ -73,6 +74,7 @@ async function main() {
 		latencyMs: num(flags, 'latency', 0),
 		rateLimitPerSecond: num(flags, 'rate-limit', 0),
 		apiRateLimitPerSecond: num(flags, 'api-rate-limit', 0),
+		fixedRateWindow: num(flags, 'fixed-rate-window', 0),
 		storageReadBytesPerSecond: num(flags, 'storage-read-rate', 0),
 		downloadBytesPerSecond: num(flags, 'download-rate', 0),
 		seed: flags.seed === undefined ? undefined : num(flags, 'seed', 0),

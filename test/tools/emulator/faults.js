@@ -187,10 +187,15 @@ function retryAfterOf(rule) {
 	return String(rule.retryAfter);
 }
 
-/** A sliding one-second window over all rate-limited requests (both endpoints and the PUT). */
+/**
+ * A one-second window over the rate-limited requests it is given. Sliding (the default): at most N
+ * requests in any second. Fixed (`fixed`): a window opens with the first request after the last one
+ * closed and lets N through until it closes one second later, as many API gateways count; a client
+ * may then see up to 2N within one second across a window's end.
+ */
 class RateLimiter {
 	constructor() {
-		/** @type {number[]} */
+		/** @type {number[]} the let-through requests of the window, oldest first */
 		this.stamps = [];
 	}
 
@@ -198,10 +203,13 @@ class RateLimiter {
 	 * Count a request; true when it is over the limit (the request is then not counted).
 	 * @param {number} perSecond 0 = no limit
 	 * @param {number} [now]
+	 * @param {boolean} [fixed] fixed windows instead of a sliding one
 	 */
-	over(perSecond, now = Date.now()) {
+	over(perSecond, now = Date.now(), fixed = false) {
 		if (!perSecond) return false;
-		while (this.stamps.length > 0 && this.stamps[0] <= now - 1000) this.stamps.shift();
+		if (fixed) {
+			if (this.stamps.length > 0 && this.stamps[0] <= now - 1000) this.stamps.length = 0;
+		} else while (this.stamps.length > 0 && this.stamps[0] <= now - 1000) this.stamps.shift();
 		if (this.stamps.length >= perSecond) return true;
 		this.stamps.push(now);
 		return false;

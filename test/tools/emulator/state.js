@@ -12,6 +12,7 @@ const { silence, stallMidAnswer } = require('./network');
  * @property {number} latencyMs added to every request of both endpoints and the PUT (default 0)
  * @property {number} rateLimitPerSecond requests per second across both endpoints and the PUT; 0 = none (default 0)
  * @property {number} apiRateLimitPerSecond requests per second across the two service endpoints only (an API gateway's limit; the storage is not limited); 0 = none (default 0)
+ * @property {number} fixedRateWindow 1 = both rate limits count in fixed one-second windows, each opened by the first request after the last one closed (as many API gateways count); 0 = a sliding window (default 0)
  * @property {number} maxUploadBytes largest accepted PUT body (default 5 GiB, S3's single-PUT limit)
  * @property {number} bodyIdleTimeoutMs a PUT whose body stalls this long is refused with 400 RequestTimeout (default 20000)
  * @property {number} drainLimitBytes a refused request body up to this size is read before answering; larger ones get the answer and the connection closes (default 64 MiB)
@@ -73,6 +74,7 @@ const DEFAULT_OPTIONS = {
 	latencyMs: 0,
 	rateLimitPerSecond: 0,
 	apiRateLimitPerSecond: 0,
+	fixedRateWindow: 0,
 	maxUploadBytes: 5 * 1024 ** 3,
 	bodyIdleTimeoutMs: 20000,
 	drainLimitBytes: 64 * 1024 ** 2,
@@ -161,9 +163,11 @@ async function gate(state, endpoint, req, res) {
 	const server = endpoint === 'put' || endpoint === 'download' ? 'storage' : 'api';
 	if (endpoint !== 'download') {
 		if (state.options.latencyMs > 0) await sleep(state.options.latencyMs);
-		const apiLimited =
-			endpoint !== 'put' && state.apiLimiter.over(state.options.apiRateLimitPerSecond);
-		if (apiLimited || state.limiter.over(state.options.rateLimitPerSecond)) {
+		const { apiRateLimitPerSecond, rateLimitPerSecond, fixedRateWindow } = state.options;
+		const now = Date.now();
+		const fixed = fixedRateWindow > 0;
+		const apiLimited = endpoint !== 'put' && state.apiLimiter.over(apiRateLimitPerSecond, now, fixed);
+		if (apiLimited || state.limiter.over(rateLimitPerSecond, now, fixed)) {
 			await answerAfterBody(state, req, res, () => sendFault(server, res, 429, { retryAfter: '1' }));
 			return { handled: true };
 		}

@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { runPool } from '../../transport/limiter';
 import type { Pacing } from '../../transport/pacing';
-import { runPacing } from '../../transport/pacing';
+import { runPacing, runPool } from '../../transport/pacing';
 import { retryPolicyFrom } from '../../transport/retryPolicy';
 import type { NodeError } from '../items';
 import { asNodeError } from '../items';
@@ -49,8 +48,8 @@ interface UploadRun {
 
 /**
  * Checks every item first (event, album, fields), then uploads the files with up to "Concurrent
- * Uploads" at once: the limiter starts with a few and grows while the answers stay good (see
- * transport/limiter.ts). The output keeps the input's order and pairing. Without Continue On Fail
+ * Uploads" at once: the pacer starts with a few and grows while the answers stay good (see
+ * transport/pacing.ts). The output keeps the input's order and pairing. Without Continue On Fail
  * the node behaves as if it went item by item: files of items after the first failing one are not
  * uploaded, and that item's error is thrown.
  */
