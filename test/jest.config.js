@@ -28,6 +28,7 @@ const FIELD_ONLY = [
 	'test/product/security/linear-time.test.cts', // a megabyte of hostile text against a time limit
 	'test/product/security/error-work.test.cts', // error wording timed against a limit
 	'test/product/security/transfers-end.test.cts', // stall timeouts in seconds, bounded above
+	'test/product/security/waits-and-sizes.test.cts', // 1 s timeouts on loopback: missed at load 30
 	'test/tools/emulator/network.test.cts', // the emulator's throttled links, timed
 	'test/product/node/faultRun.test.cts', // 300 uploads under random faults with real back-off waits
 	'test/product/node/concurrency.test.cts', // how many PUTs overlap at a latency: depends on the CPU
