@@ -13,17 +13,31 @@ class SummaryReporter {
 	constructor(_globalConfig) {}
 
 	/**
-	 * @param {unknown} _contexts
+	 * @param {Set<{ config: { displayName?: string | { name: string }, roots: string[] } }>} contexts
 	 * @param {import('@jest/reporters').AggregatedResult} results
 	 */
-	onRunComplete(_contexts, results) {
+	onRunComplete(contexts, results) {
+		/** @param {string | { name: string } | undefined} displayName */
+		const nameOf = (displayName) =>
+			typeof displayName === 'string' ? displayName : displayName?.name;
+		const projects = [...(contexts ?? [])].map((context) => ({
+			name: nameOf(context.config.displayName) ?? 'tests',
+			roots: context.config.roots ?? [],
+		}));
+		/**
+		 * A file that failed to run has no display name: its project is the only one that ran, or the
+		 * one whose folder holds it.
+		 * @param {string} testFilePath
+		 */
+		const projectOf = (testFilePath) =>
+			projects.length === 1
+				? projects[0].name
+				: (projects.find((p) => p.roots.some((root) => testFilePath.startsWith(`${root}/`)))
+						?.name ?? 'tests');
 		/** @type {Map<string, { passed: number, failed: number, skipped: number, seconds: number }>} */
 		const tiers = new Map();
 		for (const file of results.testResults) {
-			const name =
-				typeof file.displayName === 'string'
-					? file.displayName
-					: (file.displayName?.name ?? 'tests');
+			const name = nameOf(file.displayName) ?? projectOf(file.testFilePath);
 			const tier = tiers.get(name) ?? { passed: 0, failed: 0, skipped: 0, seconds: 0 };
 			tier.passed += file.numPassingTests;
 			tier.failed += file.numFailingTests + (file.testExecError ? 1 : 0);

@@ -1,21 +1,23 @@
-import {
-	shownDuration,
-	watchTransfer,
-} from '../../../nodes/EventPics/transport/transferWatch';
+import { shownDuration, watchTransfer } from '../../../nodes/EventPics/transport/transferWatch';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * On jest's fake clock (timers and Date.now together): the watch checks on n8n-workflow's `sleep`,
+ * a setTimeout, so each verdict and each time below is the same on a busy machine as on a quiet one.
+ */
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => jest.useRealTimers());
 
-/** Resolves with the time (ms after the call) at which `signal` aborted, or undefined after `within`. */
-function abortedAfter(signal: AbortSignal, within: number): Promise<number | undefined> {
+/** Moves the clock on by `ms`, running the watch's checks on the way. */
+const pass = (ms: number) => jest.advanceTimersByTimeAsync(ms);
+
+/** The time (ms after the call) at which `signal` aborted, or undefined when it did not within `within`. */
+async function abortedAfter(signal: AbortSignal, within: number): Promise<number | undefined> {
+	if (signal.aborted) return 0;
 	const started = Date.now();
-	return new Promise((resolve) => {
-		if (signal.aborted) return resolve(0);
-		const timer = setTimeout(() => resolve(undefined), within);
-		signal.addEventListener('abort', () => {
-			clearTimeout(timer);
-			resolve(Date.now() - started);
-		});
-	});
+	let at: number | undefined;
+	signal.addEventListener('abort', () => (at = Date.now() - started));
+	await pass(within);
+	return at;
 }
 
 describe('watchTransfer: ends a transfer on the limit it broke, and says which', () => {
@@ -23,46 +25,48 @@ describe('watchTransfer: ends a transfer on the limit it broke, and says which',
 		const watch = watchTransfer({ stallMs: 200 });
 		const at = await abortedAfter(watch.signal, 2000);
 		expect(watch.stopped).toBe('stalled');
-		expect(at).toBeGreaterThanOrEqual(195);
-		expect(at).toBeLessThan(1200);
+		// checked four times per limit: ended within a quarter of stallMs after it
+		expect(at).toBeGreaterThanOrEqual(200);
+		expect(at).toBeLessThanOrEqual(250);
 	});
 
 	it('bytes that keep moving keep it alive however long it runs; end() stops the watch', async () => {
-		// a byte every 100 ms for 3 s, six times the stall limit (wide margins: a loaded machine delays timers)
+		// a byte every 100 ms for 3 s, six times the stall limit
 		const watch = watchTransfer({ stallMs: 500 });
 		for (let i = 0; i < 30; i++) {
-			await sleep(100);
+			await pass(100);
 			watch.moved(1);
 		}
 		expect(watch.stopped).toBeUndefined();
 		expect(watch.bytes).toBe(30);
 		watch.end();
-		expect(await abortedAfter(watch.signal, 500)).toBeUndefined();
+		expect(await abortedAfter(watch.signal, 5000)).toBeUndefined();
 	});
 
 	it('a drip below the minimum rate ends once stallMs has passed', async () => {
 		const watch = watchTransfer({ stallMs: 200, minBytesPerSecond: 1000 });
-		const dripping = (async () => {
-			while (!watch.signal.aborted) {
-				watch.moved(10); // 10 bytes every 50 ms: 200 bytes/s, never still for 200 ms
-				await sleep(50);
-			}
-		})();
-		const at = await abortedAfter(watch.signal, 3000);
-		await dripping;
+		const started = Date.now();
+		// 10 bytes every 50 ms: 200 bytes/s, never still for 200 ms
+		for (let i = 0; i < 60 && !watch.signal.aborted; i++) {
+			watch.moved(10);
+			await pass(50);
+		}
 		expect(watch.stopped).toBe('tooSlow');
-		expect(at).toBeGreaterThan(200);
-		expect(at).toBeLessThan(1500);
+		// owed 1000 bytes/s after the first 200 ms: 10 + t/5 bytes fall behind (t - 200) at 263 ms
+		expect(Date.now() - started).toBeGreaterThan(250);
+		expect(Date.now() - started).toBeLessThanOrEqual(350);
 	});
 
 	it('a transfer at the minimum rate or above is never too slow', async () => {
 		const watch = watchTransfer({ stallMs: 100, minBytesPerSecond: 1000 });
 		for (let i = 0; i < 12; i++) {
 			watch.moved(100); // 2000 bytes/s
-			await sleep(50);
+			await pass(50);
 		}
 		expect(watch.stopped).toBeUndefined();
 		watch.end();
+		await pass(1000);
+		expect(watch.stopped).toBeUndefined();
 	});
 
 	it('a deadline ends what cannot be watched, bytes or not', async () => {
@@ -70,8 +74,8 @@ describe('watchTransfer: ends a transfer on the limit it broke, and says which',
 		watch.moved(5);
 		const at = await abortedAfter(watch.signal, 2000);
 		expect(watch.stopped).toBe('deadline');
-		expect(at).toBeGreaterThanOrEqual(245);
-		expect(at).toBeLessThan(1250);
+		expect(at).toBeGreaterThanOrEqual(250);
+		expect(at).toBeLessThan(250 + 250 / 4);
 	});
 
 	it('expectQuiet: bytes still on their way move the stall clock past them', async () => {
@@ -79,7 +83,8 @@ describe('watchTransfer: ends a transfer on the limit it broke, and says which',
 		watch.expectQuiet(300);
 		const at = await abortedAfter(watch.signal, 2000);
 		expect(watch.stopped).toBe('stalled');
-		expect(at).toBeGreaterThanOrEqual(445);
+		expect(at).toBeGreaterThanOrEqual(450);
+		expect(at).toBeLessThanOrEqual(450 + 150 / 4);
 	});
 
 	it('durations are shown in seconds, then minutes and seconds', () => {

@@ -130,7 +130,13 @@ describe('connection resets', () => {
 		const url = await uploadUrlFor(emu);
 		emu.addFault({ endpoint: 'put', kind: 'reset', afterBytes: 64 * 1024, times: 1 });
 		await expect(put(url, crypto.randomBytes(4 * 1024 * 1024))).rejects.toThrow();
-		await sleep(50);
+		// the temp file goes with the connection, soon after the client saw the reset (not within a
+		// fixed 50 ms on a loaded machine)
+		for (
+			const until = Date.now() + 3000;
+			fs.readdirSync(emu.storageDir).length > 0 && Date.now() < until;
+		)
+			await sleep(20);
 		expect(emu.uploads).toEqual([]);
 		expect(fs.readdirSync(emu.storageDir)).toEqual([]);
 		expect((await put(url, 'again')).status).toBe(200);
@@ -164,12 +170,14 @@ describe('slowness', () => {
 	test("delay on the PUT with when 'after': stored first, answered late", async () => {
 		const url = await uploadUrlFor(emu);
 		emu.addFault({ endpoint: 'put', kind: 'delay', ms: 300, when: 'after', times: 1 });
-		const pending = timed(() => put(url, 'late answer'));
-		await sleep(150);
-		expect(emu.uploads).toHaveLength(1);
-		const [res, ms] = await pending;
+		const [res, ms] = await timed(() => put(url, 'late answer'));
+		const answeredAt = Date.now();
 		expect(res.status).toBe(200);
 		expect(ms).toBeGreaterThanOrEqual(290);
+		// the record's time is when the file was stored: the answer came the delay after it (a fixed
+		// look after 150 ms, before, missed the record on a loaded machine)
+		expect(emu.uploads).toHaveLength(1);
+		expect(answeredAt - Date.parse(emu.uploads[0].uploadedAt)).toBeGreaterThanOrEqual(290);
 	});
 
 	test('latencyMs adds latency to every request of both endpoints and the PUT', async () => {
@@ -194,6 +202,30 @@ describe('slowness', () => {
 });
 
 describe('rate limit', () => {
+	// The limit is a sliding one-second window on Date.now(): the clock stands still here and moves a
+	// second when the test says so, so requests that take long on a loaded machine stay in one window.
+	const SYSTEM_CLOCK_ONLY = {
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'requestAnimationFrame',
+			'cancelAnimationFrame',
+			'requestIdleCallback',
+			'cancelIdleCallback',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
+	} as const;
+	beforeEach(() => jest.useFakeTimers(SYSTEM_CLOCK_ONLY));
+	afterEach(() => jest.useRealTimers());
+	const aSecondLater = () => jest.setSystemTime(Date.now() + 1000);
+
 	test('N requests per second across both endpoints and the PUT; then 429 with Retry-After', async () => {
 		const url = await uploadUrlFor(emu);
 		emu.setOptions({ rateLimitPerSecond: 3 });
@@ -208,7 +240,7 @@ describe('rate limit', () => {
 		expect(overPut.status).toBe(429);
 		expect(overPut.headers['retry-after']).toBe('1');
 		expect(s3Code(overPut.text)).toBe('SlowDown');
-		await sleep(1000);
+		aSecondLater();
 		expect((await list()).status).toBe(200);
 	});
 
@@ -223,7 +255,7 @@ describe('rate limit', () => {
 		expect(over.headers['retry-after']).toBe('1');
 		expect(over.text).toBe('');
 		expect((await list()).status).toBe(429);
-		await sleep(1000);
+		aSecondLater();
 		expect((await ask()).status).toBe(200);
 	});
 

@@ -52,7 +52,7 @@ describe('ci.yml', () => {
 		);
 	});
 
-	test('the test job caches the n8n app under its pinned versions; .ci/run ends with npm run test:n8n', () => {
+	test('the test job caches the n8n app under its pinned versions; .ci/run runs every tier in order', () => {
 		expect(Object.keys(ci.jobs)).toEqual(['test']);
 		const job = ci.jobs.test;
 		const cache = job.steps.find((s: { uses?: string }) => s.uses?.startsWith('actions/cache'));
@@ -64,6 +64,15 @@ describe('ci.yml', () => {
 		const steps = job.steps.map((s: { id?: string; run?: string }) => s.id ?? s.run);
 		expect(steps.indexOf('pins')).toBeLessThan(steps.indexOf('.ci/run'));
 		const script = read('.ci/run');
-		expect(script).toMatch(/\nnpm test\n[^]*\nnpm run test:n8n\n/);
+		const order = [
+			/\n\s*stage "npm ci" npm ci\b/,
+			/\n\s*stage "npm test" npm test\n/,
+			/\n\s*stage "field tier" npm run test:field\n/,
+			/\n\s*stage "real app tier" npm run test:n8n\n/,
+			/\n\s*stage "queue mode tier" npm run test:queue\b/,
+			/\n\s*stage "browser tier" npm run test:editor\n/,
+		].map((stage) => script.search(stage));
+		expect(order.every((at) => at > 0)).toBe(true);
+		expect([...order].sort((a, b) => a - b)).toEqual(order);
 	});
 });
