@@ -204,7 +204,7 @@ describe('slowness', () => {
 describe('rate limit', () => {
 	// The limit is a sliding one-second window on Date.now(): the clock stands still here and moves a
 	// second when the test says so, so requests that take long on a loaded machine stay in one window.
-	const SYSTEM_CLOCK_ONLY = {
+	const SYSTEM_CLOCK_ONLY: Parameters<typeof jest.useFakeTimers>[0] = {
 		doNotFake: [
 			'hrtime',
 			'nextTick',
@@ -221,7 +221,7 @@ describe('rate limit', () => {
 			'setTimeout',
 			'clearTimeout',
 		],
-	} as const;
+	};
 	beforeEach(() => jest.useFakeTimers(SYSTEM_CLOCK_ONLY));
 	afterEach(() => jest.useRealTimers());
 	const aSecondLater = () => jest.setSystemTime(Date.now() + 1000);
