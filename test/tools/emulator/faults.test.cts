@@ -262,12 +262,12 @@ describe('rate limit', () => {
 	test('fixedRateWindow: the window opens with the first request after the last one closed', async () => {
 		emu.setOptions({ apiRateLimitPerSecond: 2, fixedRateWindow: 1 });
 		expect((await ask()).status).toBe(200);
-		await sleep(700);
+		jest.setSystemTime(Date.now() + 700);
 		expect((await ask()).status).toBe(200);
 		expect((await ask()).status).toBe(429);
 		// the first window closes 1 s after its first request: the next one opens with a full count,
 		// although a sliding window would still hold the request of 400 ms ago
-		await sleep(400);
+		jest.setSystemTime(Date.now() + 400);
 		expect((await ask()).status).toBe(200);
 		expect((await ask()).status).toBe(200);
 		expect((await ask()).status).toBe(429);
