@@ -15,9 +15,8 @@ const DROPDOWN_RETRY_POLICY = {
 	timeoutMs: 20_000,
 };
 
-/** A dropdown shows the message alone: it says what to do too. */
-const KEY_REFUSED =
-	'EventPics refused the API key of the credential (401): copy the key again from the EventPics app into the credential';
+/** n8n shows it as "401 - <message>", with the advice below it and a link to the credential. */
+const KEY_REFUSED = 'EventPics refused the API key of the credential';
 const KEY_ADVICE =
 	'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it: n8n tests the key on Save.';
 
