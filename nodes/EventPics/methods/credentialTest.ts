@@ -10,7 +10,7 @@ import { headerText, parseBody, REDIRECT_STATUSES } from '../transport/answer';
 import type { ProbeResult } from '../transport/credentialProbe';
 import { PROBE_LIMITS, probeEvents } from '../transport/credentialProbe';
 import { networkKind } from '../transport/networkWords';
-import { shownDuration } from '../transport/transferWatch';
+import { shownDuration } from '../transport/watch';
 import { shownSize } from '../helpers/size';
 
 const KEEP_DEFAULT = `EventPics itself is at ${DEFAULT_BASE_URL}.`;

@@ -3,7 +3,7 @@ import type { ICredentialTestFunctions } from 'n8n-workflow';
 import type { AnswerStream } from './answer';
 import { readAnswer } from './answer';
 import { findNetworkCode, n8nSsrfBlock } from './failures';
-import { watchTransfer } from './transferWatch';
+import { watchTransfer } from './watch';
 
 /** The credential test's limits: it ends within TOTAL_MS whatever the server does. */
 export const PROBE_LIMITS = {

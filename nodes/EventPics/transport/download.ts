@@ -1,18 +1,138 @@
 import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
+import { internalHostReason } from '../helpers/address';
 import { fileNameFromDisposition } from '../helpers/disposition';
 import { sanitizeFileName } from '../helpers/fileName';
-import type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
-import { brokeOff, checkAddress, failedRequest, shownUrl, stopped } from './downloadRefusals';
-import { watchDownload } from './downloadWatch';
+import { shownSize } from '../helpers/size';
+import { capText, shown } from '../helpers/text';
 import { headerText, REDIRECT_STATUSES } from './answer';
 import { egressRefusal } from './egress';
+import { n8nSsrfBlock, networkFailure } from './failures';
+import { networkWords } from './networkWords';
 import { callerWith, withCancel } from './signals';
-import type { TransferWatch } from './transferWatch';
-import { SLOWEST_LINK_BYTES_PER_SECOND, watchTransfer } from './transferWatch';
 import type { BinaryStream } from './upload';
+import type { TransferWatch } from './watch';
+import {
+	shownDuration,
+	SLOWEST_LINK_BYTES_PER_SECOND,
+	watchDownload,
+	watchTransfer,
+} from './watch';
 
-export type { DownloadLimits, DownloadRefusal } from './downloadRefusals';
+export interface DownloadLimits {
+	/** Allow loopback, private, link-local and other internal addresses (local set-ups only). */
+	allowInternal: boolean;
+	maxBytes: number;
+	/** No byte for this long ends the download. */
+	timeoutMs: number;
+	/**
+	 * Looks at the file's first bytes before anything is stored: the error that refuses it (a page
+	 * or text sent as a photo), thrown by the download, or undefined. A refused file never reaches
+	 * n8n's binary store.
+	 */
+	checkHead?: (
+		head: Uint8Array,
+		file: { fileName?: string; contentType?: string; url: URL },
+	) => Error | undefined;
+}
+
+/**
+ * Why a download did not happen, in the Upload operation's words: `reason` completes "Item N ...",
+ * `description` says what to do, naming the option that changes it where there is one.
+ */
+export interface DownloadRefusal {
+	reason: string;
+	description: string;
+}
+
+/** Longest address shown in errors and output (a pre-signed address is rarely over 1500). */
+const MAX_SHOWN_URL = 2000;
+
+/** An address as shown in errors and output: without a user name or password it may carry, capped. */
+export function shownUrl(url: URL): string {
+	if (!url.username && !url.password) return capText(url.href, MAX_SHOWN_URL);
+	const copy = new URL(url.href);
+	copy.username = '';
+	copy.password = '';
+	return capText(copy.href, MAX_SHOWN_URL);
+}
+
+const STOPPED = 'The server of the File URL stopped sending the file';
+const AGAIN = 'Run the workflow again; if it persists, check that server.';
+const FINAL_ADDRESS = 'Use the final address of the file.';
+
+const after = (redirects: number) =>
+	redirects === 0 ? '' : `(after ${redirects} redirect${redirects > 1 ? 's' : ''}) `;
+
+function internalRefusal(host: string, internal: string, redirects: number): DownloadRefusal {
+	return {
+		reason: `has a File URL ${after(redirects)}that points into an internal network: "${shown(host)}" is ${internal}`,
+		description:
+			'The URL source refuses internal addresses, so that a workflow or an AI agent cannot fetch files from this machine or its network. Use a public address, or turn on Options > "Allow Internal Addresses" (only for local set-ups you trust).',
+	};
+}
+
+/** A refusal when an address may not be fetched: not http(s), or internal without the option. */
+function checkAddress(url: URL, limits: DownloadLimits, redirects: number) {
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		return {
+			reason: `has a File URL ${after(redirects)}that is not http(s): "${shownUrl(url)}"`,
+			description: 'Set "File URL" to the http(s) address of the file.',
+		};
+	}
+	const internal = limits.allowInternal ? undefined : internalHostReason(url.hostname);
+	return internal ? internalRefusal(url.host, internal, redirects) : undefined;
+}
+
+/** A GET that got no answer: refused by n8n's SSRF protection, or a network error. */
+function failedRequest(url: string, error: unknown): DownloadRefusal {
+	const blocked = n8nSsrfBlock(error);
+	if (blocked) {
+		return {
+			reason: `has a File URL that n8n's SSRF protection blocked: "${url}"`,
+			description: `${blocked} (n8n's SSRF protection, N8N_SSRF_PROTECTION_ENABLED, is on.)`,
+		};
+	}
+	const networkCode = networkFailure('download', error).networkCode!;
+	// the code stays out of the message: n8n swaps a message naming ECONNREFUSED & co. for a generic one
+	return {
+		reason: `could not download "${url}": ${networkWords(networkCode)}`,
+		description: `No answer came back (${networkCode}). Check that the File URL is right and that its server is reachable from the machine n8n runs on.`,
+	};
+}
+
+function brokeOff(url: string, error: unknown, received: number): DownloadRefusal {
+	const { networkCode } = networkFailure('download', error);
+	return {
+		reason: `could not download "${url}": the download broke off after ${shownSize(received)}`,
+		description: `${STOPPED} (${networkCode}). ${AGAIN}`,
+	};
+}
+
+function tooLarge(url: string, maxBytes: number, sent: string): DownloadRefusal {
+	return {
+		reason: `has a File URL whose file is larger than Max File Size (${shownSize(maxBytes)}): "${url}" ${sent}`,
+		description: 'Raise Options > "Max File Size (MB)" if this file is meant to be uploaded.',
+	};
+}
+
+/** A download its watch ended: no byte for Timeout, or slower than the slowest link on average. */
+function stopped(url: string, watch: TransferWatch, limits: DownloadLimits): DownloadRefusal {
+	const { bytes } = watch;
+	const timeout = shownDuration(limits.timeoutMs);
+	if (watch.stopped === 'tooSlow') {
+		const elapsed = shownDuration(Date.now() - watch.startedAt);
+		return {
+			reason: `could not download "${url}": its server sent ${shownSize(bytes)} in ${elapsed}, less than 256 kbit/s, the least the node waits for`,
+			description: `The server of the File URL sends too slowly (a file may take at most ${timeout} (Timeout) plus its size at 256 kbit/s). ${AGAIN}`,
+		};
+	}
+	const when = bytes === 0 ? 'its server sent nothing' : `no data came after ${shownSize(bytes)}`;
+	return {
+		reason: `could not download "${url}": ${when} for ${timeout} (Timeout)`,
+		description: `${bytes === 0 ? 'The server of the File URL did not answer' : STOPPED}. ${AGAIN} On a slow network raise Options > "Timeout (Seconds)".`,
+	};
+}
 
 /** Redirects followed at most, each one checked like the first address. */
 const MAX_REDIRECTS = 10;
@@ -142,21 +262,15 @@ async function store(
 			: undefined;
 	if (length !== undefined && length > limits.maxBytes) {
 		stream.destroy();
-		return {
-			ok: false,
-			refusal: { kind: 'tooLarge', url, maxBytes: limits.maxBytes, announced: length },
-		};
+		const announced = `announces ${shownSize(length)} (Content-Length)`;
+		return { ok: false, refusal: tooLarge(url, limits.maxBytes, announced) };
 	}
 	const contentType = headerText(headers, 'content-type')?.split(';')[0].trim() || undefined;
 	// cleaned before n8n keeps it with the stored file (a server may send a megabyte of it)
 	const fileName = cleanName(fileNameFromDisposition(headerText(headers, 'content-disposition')));
 	const watch = watchDownload(stream, limits.maxBytes, transfer);
-	const overLimit = (): DownloadRefusal => ({
-		kind: 'tooLarge',
-		url,
-		maxBytes: limits.maxBytes,
-		received: watch.received,
-	});
+	const overLimit = () =>
+		tooLarge(url, limits.maxBytes, `sent more; stopped after ${shownSize(watch.received)}`);
 	const file = { fileName, contentType, url: address };
 	let binary: IBinaryData | Error;
 	try {
@@ -176,8 +290,10 @@ async function store(
 	const size = binary.id
 		? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.from(binary.data, 'base64').length;
-	if (length !== undefined && size !== length)
-		return { ok: false, refusal: { kind: 'cutShort', url, size, length } };
+	if (length !== undefined && size !== length) {
+		const reason = `could not download "${url}": the download ended after ${shownSize(size)} of ${shownSize(length)}`;
+		return { ok: false, refusal: { reason, description: `${STOPPED}. ${AGAIN}` } };
+	}
 	return { ok: true, value: { finalUrl: address.href, binary, size, contentType, fileName } };
 }
 
@@ -216,8 +332,7 @@ async function followAndStore(
 		const refused = checkAddress(url, limits, redirects);
 		if (refused) return { ok: false, refusal: refused };
 		const internal = limits.allowInternal ? undefined : await egressRefusal(ctx, url);
-		if (internal)
-			return { ok: false, refusal: { kind: 'internal', host: url.host, internal, redirects } };
+		if (internal) return { ok: false, refusal: internalRefusal(url.host, internal, redirects) };
 		let response: IN8nHttpFullResponse;
 		try {
 			response = await getOnce(ctx, url.href, signal);
@@ -233,23 +348,21 @@ async function followAndStore(
 			if (response.statusCode >= 200 && response.statusCode <= 299)
 				return await store(ctx, url, response, limits, transfer);
 			(response.body as BinaryStream).destroy();
-			const statusCode = response.statusCode;
-			return { ok: false, refusal: { kind: 'badStatus', url: shownUrl(url), statusCode } };
+			const reason = `could not download "${shownUrl(url)}": its server answered ${response.statusCode}`;
+			const description =
+				'Check that the File URL is right and that the file is reachable without logging in.';
+			return { ok: false, refusal: { reason, description } };
 		}
 		(response.body as BinaryStream).destroy();
 		if (redirects >= MAX_REDIRECTS) {
-			return {
-				ok: false,
-				refusal: { kind: 'tooManyRedirects', url: shownUrl(address), max: MAX_REDIRECTS },
-			};
+			const reason = `has a File URL that redirects more than ${MAX_REDIRECTS} times: "${shownUrl(address)}"`;
+			return { ok: false, refusal: { reason, description: FINAL_ADDRESS } };
 		}
 		try {
 			url = new URL(location, url);
 		} catch {
-			return {
-				ok: false,
-				refusal: { kind: 'badLocation', url: shownUrl(address), location },
-			};
+			const reason = `has a File URL that redirects to something that is not an address (${shown(location)}): "${shownUrl(address)}"`;
+			return { ok: false, refusal: { reason, description: FINAL_ADDRESS } };
 		}
 	}
 }

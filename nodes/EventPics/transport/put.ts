@@ -5,8 +5,8 @@ import type { AnswerStream } from './answer';
 import { readAnswer } from './answer';
 import { networkFailure, stepLabel, tooLargeFailure } from './failures';
 import { callerWith, withCancel } from './signals';
-import type { TransferWatch } from './transferWatch';
-import { shownDuration, SLOWEST_LINK_BYTES_PER_SECOND, watchTransfer } from './transferWatch';
+import type { TransferWatch } from './watch';
+import { shownDuration, SLOWEST_LINK_BYTES_PER_SECOND, watchTransfer } from './watch';
 import type { EventPicsContext, Failure, HttpAnswer, Result } from './types';
 import type { BinaryStream, UploadBody } from './upload';
 

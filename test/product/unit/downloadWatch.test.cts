@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 
-import { watchDownload } from '../../../nodes/EventPics/transport/downloadWatch';
-import { watchTransfer } from '../../../nodes/EventPics/transport/transferWatch';
+import { watchDownload, watchTransfer } from '../../../nodes/EventPics/transport/watch';
 
 /** A real Readable whose source pushes what the test gives it. */
 function source() {

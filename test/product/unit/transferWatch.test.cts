@@ -1,4 +1,4 @@
-import { shownDuration, watchTransfer } from '../../../nodes/EventPics/transport/transferWatch';
+import { shownDuration, watchTransfer } from '../../../nodes/EventPics/transport/watch';
 
 /**
  * On jest's fake clock (timers and Date.now together): the watch checks on n8n-workflow's `sleep`,

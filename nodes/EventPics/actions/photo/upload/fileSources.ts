@@ -3,12 +3,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { BinaryLookup, ResolvedBinary, StoredFile } from '../../../transport/binaryStore';
 import { openStored, resolveBinary } from '../../../transport/binaryStore';
 import type { DownloadLimits } from '../../../transport/download';
-import { downloadToStore } from '../../../transport/download';
-import { shownUrl } from '../../../transport/downloadRefusals';
+import { downloadToStore, shownUrl } from '../../../transport/download';
 import { DEFAULT_RETRY_POLICY } from '../../../transport/retryPolicy';
 import type { SourceFix } from './advice';
 import { SOURCE_ADVICE } from './advice';
-import { refusalWords } from './downloadWords';
 import { checkedOption, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
 
 /** One file to upload: from a binary field of the item or from a URL. */
@@ -148,7 +146,7 @@ export async function urlSource(
 			));
 	const downloaded = await downloadToStore(ctx, url, { ...limits, checkHead });
 	if (!downloaded.ok) {
-		const { reason, description } = refusalWords(downloaded.refusal);
+		const { reason, description } = downloaded.refusal;
 		return refused(itemIndex, reason, { description });
 	}
 	const { binary, finalUrl, size, contentType, fileName } = downloaded.value;

@@ -6,7 +6,7 @@ import { parseTakenAt } from '../../../helpers/takenAt';
 import { itemError, readSwitch } from '../../items';
 import type { Account } from '../../account';
 import { chosenEventAndAlbum } from '../../account';
-import { shownUrl } from '../../../transport/downloadRefusals';
+import { shownUrl } from '../../../transport/download';
 import type { RetryPolicy } from '../../../transport/retryPolicy';
 import { retryPolicyFrom } from '../../../transport/retryPolicy';
 import type { FileFacts } from './fileOutput';
