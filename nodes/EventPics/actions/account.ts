@@ -9,8 +9,8 @@ import {
 	eventNotOfKey,
 } from '../helpers/naming';
 import { listEvents } from '../transport/api';
-import type { RetryPolicy } from '../transport/retryPolicy';
-import { DEFAULT_RETRY_POLICY } from '../transport/retryPolicy';
+import type { RetryPolicy } from '../transport/retry';
+import { DEFAULT_RETRY_POLICY } from '../transport/retry';
 import type { CheckedCredential } from '../transport/credential';
 import { readCredential } from '../transport/credential';
 import type { FailureContext, ShownFailure } from '../transport/errors';

@@ -58,3 +58,14 @@ export function oneLine(text: string, max: number): string {
 	const clean = looked.replace(BREAKS, ' ').replace(INVISIBLE, '').replace(/ {2,}/g, ' ').trim();
 	return cutCharacters(clean, max);
 }
+
+/** A header value as text: the first of a repeated header; undefined when absent or not text. */
+export function headerValue(value: unknown): string | undefined {
+	const first: unknown = Array.isArray(value) ? value[0] : value;
+	return typeof first === 'string' ? first : undefined;
+}
+
+/** The header `name` (lower case, as Node.js gives them) of an answer, as text. */
+export function headerText(headers: Record<string, unknown> | undefined, name: string) {
+	return headerValue(headers?.[name]);
+}

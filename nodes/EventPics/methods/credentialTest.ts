@@ -6,10 +6,11 @@ import type {
 
 import { checkBaseUrl, DEFAULT_BASE_URL } from '../helpers/baseUrl';
 import { parseEventsResponse } from '../helpers/events';
-import { headerText, parseBody, REDIRECT_STATUSES } from '../transport/answer';
+import { headerText } from '../helpers/text';
+import { parseBody, REDIRECT_STATUSES } from '../transport/request';
 import type { ProbeResult } from '../transport/credentialProbe';
 import { PROBE_LIMITS, probeEvents } from '../transport/credentialProbe';
-import { networkKind } from '../transport/networkWords';
+import { networkKind } from '../transport/errors';
 import { shownDuration } from '../transport/watch';
 import { shownSize } from '../helpers/size';
 

@@ -5,7 +5,7 @@ import type { EventSummary } from '../helpers/events';
 import { listEvents } from '../transport/api';
 import { readCredential } from '../transport/credential';
 import { failureToError } from '../transport/errors';
-import { DEFAULT_RETRY_POLICY } from '../transport/retryPolicy';
+import { DEFAULT_RETRY_POLICY } from '../transport/retry';
 
 /** A dropdown should answer fast: fewer and shorter retries than an execution. */
 const DROPDOWN_RETRY_POLICY = {

@@ -2,12 +2,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { EventSummary } from '../helpers/events';
 import { parseEventsResponse } from '../helpers/events';
-import { malformedFailure } from './failures';
+import { malformedFailure } from './errors';
 import { callApi, successOrFailure } from './request';
-import type { CallLimit, RetryPolicy } from './retryPolicy';
-import type { EventPicsContext, Result } from './types';
-import type { AttemptOutcome, RetryResult } from './retryLoop';
-import { isTransient, withRetries } from './retryLoop';
+import type { CallLimit, RetryPolicy, AttemptOutcome, RetryResult } from './retry';
+import type { EventPicsContext, Result } from './request';
+import { isTransient, withRetries } from './retry';
 
 interface UploadUrlRequest {
 	linkId: string;

@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 
 import { checkBaseUrl } from '../helpers/baseUrl';
-import type { EventPicsContext } from './types';
-import { CREDENTIAL_TYPE } from './types';
+import type { EventPicsContext } from './request';
+import { CREDENTIAL_TYPE } from './request';
 
 /** The EventPics credential as the node uses it: a Base URL safe to send the key to, and the key. */
 export interface CheckedCredential {

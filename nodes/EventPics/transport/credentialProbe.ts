@@ -1,8 +1,8 @@
 import type { ICredentialTestFunctions } from 'n8n-workflow';
 
-import type { AnswerStream } from './answer';
-import { readAnswer } from './answer';
-import { findNetworkCode, n8nSsrfBlock } from './failures';
+import type { AnswerStream } from './request';
+import { readAnswer } from './request';
+import { findNetworkCode, n8nSsrfBlock } from './errors';
 import { watchTransfer } from './watch';
 
 /** The credential test's limits: it ends within TOTAL_MS whatever the server does. */

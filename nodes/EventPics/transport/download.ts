@@ -4,12 +4,10 @@ import { internalHostReason } from '../helpers/address';
 import { fileNameFromDisposition } from '../helpers/disposition';
 import { sanitizeFileName } from '../helpers/fileName';
 import { shownSize } from '../helpers/size';
-import { capText, shown } from '../helpers/text';
-import { headerText, REDIRECT_STATUSES } from './answer';
+import { capText, shown, headerText } from '../helpers/text';
+import { REDIRECT_STATUSES, callerWith, withCancel } from './request';
 import { egressRefusal } from './egress';
-import { n8nSsrfBlock, networkFailure } from './failures';
-import { networkWords } from './networkWords';
-import { callerWith, withCancel } from './signals';
+import { n8nSsrfBlock, networkFailure, networkWords } from './errors';
 import type { BinaryStream } from './upload';
 import type { TransferWatch } from './watch';
 import {

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { EventPicsContext } from './types';
+import type { EventPicsContext } from './request';
 
 type EgressHelpers = Partial<Pick<IExecuteFunctions['helpers'], 'getSecureEgressFilter'>>;
 

@@ -1,13 +1,12 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { shownSize } from '../helpers/size';
-import type { AnswerStream } from './answer';
-import { readAnswer } from './answer';
-import { networkFailure, stepLabel, tooLargeFailure } from './failures';
-import { callerWith, withCancel } from './signals';
+import type { AnswerStream, EventPicsContext, HttpAnswer, Result } from './request';
+import { readAnswer, callerWith, withCancel } from './request';
+import { networkFailure, stepLabel, tooLargeFailure } from './errors';
 import type { TransferWatch } from './watch';
 import { shownDuration, SLOWEST_LINK_BYTES_PER_SECOND, watchTransfer } from './watch';
-import type { EventPicsContext, Failure, HttpAnswer, Result } from './types';
+import type { Failure } from './errors';
 import type { BinaryStream, UploadBody } from './upload';
 
 interface PutRequest {

@@ -1,18 +1,129 @@
-import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { jsonParse } from 'n8n-workflow';
 
-import type { AnswerStream } from './answer';
-import { parseBody, readAnswer, REDIRECT_STATUSES } from './answer';
+import type { Failure } from './errors';
 import {
 	deadlineFailure,
 	httpFailure,
 	networkFailure,
 	redirectFailure,
 	tooLargeFailure,
-} from './failures';
-import { parseRetryAfter } from './retryPolicy';
-import { callerWith, withCancel } from './signals';
-import type { EventPicsContext, HttpAnswer, Result, Step } from './types';
-import { CREDENTIAL_TYPE } from './types';
+} from './errors';
+import { parseRetryAfter } from './retry';
+
+export const CREDENTIAL_TYPE = 'eventPicsApi';
+
+/** The contexts that may talk to EventPics: operations, dropdown (list search) methods and the trigger's poll. */
+export type EventPicsContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+/** The three requests of the service, named as the API names them, and the download of a URL source. */
+export type Step = 'geteventsandalbums' | 'getuploadurl' | 'put' | 'download';
+
+export interface HttpAnswer {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+
+/** The execution's cancel signal (the user stopping the workflow), when the context has one. */
+function cancelSignal(ctx: EventPicsContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+}
+
+/** `signal`, joined with the execution's cancel signal when there is one. */
+export function withCancel(ctx: EventPicsContext, signal: AbortSignal): AbortSignal {
+	const cancel = cancelSignal(ctx);
+	return cancel ? AbortSignal.any([signal, cancel]) : signal;
+}
+
+/**
+ * `ctx` for a request that must end on `signal`: n8n's authenticated helper replaces the request's
+ * `abortSignal` by the execution's cancel signal, so this context hands it ours instead.
+ */
+export function callerWith<T extends EventPicsContext>(ctx: T, signal: AbortSignal): T {
+	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as T;
+}
+
+/** An answer body as n8n hands it out with `encoding: 'stream'` (a Node.js readable stream). */
+export interface AnswerStream extends AsyncIterable<Buffer | string> {
+	destroy: (error?: Error) => void;
+	destroyed?: boolean;
+}
+
+type AnswerRead =
+	| { ok: true; bytes: Buffer }
+	| { ok: false; reason: 'tooLarge' | 'deadline' | 'broken'; error?: unknown };
+
+/** The statuses of a redirect: a Location that a download follows, hop by hop, and a call with the key never does. */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Reads an answer body, but never more than `maxBytes` (the rest is not read: the stream is
+ * destroyed) and never past the deadline `signal` (the stream is destroyed when it fires, so a
+ * server that sends one byte now and then cannot hold the node). `onBytes` hears of every chunk.
+ */
+export async function readAnswer(
+	stream: AnswerStream,
+	maxBytes: number,
+	signal: AbortSignal,
+	onBytes?: (count: number) => void,
+): Promise<AnswerRead> {
+	if (signal.aborted) {
+		stream.destroy();
+		return { ok: false, reason: 'deadline' };
+	}
+	const onAbort = () => stream.destroy();
+	signal.addEventListener('abort', onAbort, { once: true });
+	const chunks: Buffer[] = [];
+	let size = 0;
+	try {
+		for await (const chunk of stream) {
+			const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+			size += bytes.length;
+			onBytes?.(bytes.length);
+			if (size > maxBytes) {
+				stream.destroy();
+				return { ok: false, reason: 'tooLarge' };
+			}
+			chunks.push(bytes);
+		}
+		if (signal.aborted) return { ok: false, reason: 'deadline' };
+		return { ok: true, bytes: Buffer.concat(chunks) };
+	} catch (error) {
+		return signal.aborted
+			? { ok: false, reason: 'deadline' }
+			: { ok: false, reason: 'broken', error };
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
+}
+
+/**
+ * Largest error answer (a status other than 2xx) read as JSON. The service's Error object is a few
+ * hundred bytes; parsing megabytes of it is where a hostile answer costs seconds (250,000 keys took
+ * V8 about a second), so of a larger one only the start is kept, as text: an error shows nothing of
+ * it unless it is an S3-style XML error.
+ */
+const MAX_ERROR_JSON_BYTES = 64 * 1024;
+
+/** The body as JSON when it is JSON, else as text ('' for none); a large error answer stays text. */
+export function parseBody(bytes: Buffer, statusCode = 200): unknown {
+	const success = statusCode >= 200 && statusCode <= 299;
+	// only its start is ever looked at (an S3-style XML error)
+	if (!success && bytes.length > MAX_ERROR_JSON_BYTES)
+		return bytes.toString('utf8', 0, MAX_ERROR_JSON_BYTES);
+	const text = bytes.toString('utf8');
+	if (text.trim() === '') return '';
+	return jsonParse<unknown>(text, { fallbackValue: text });
+}
 
 /** Largest answer read from each service call; more is refused. An events list of 4 MiB is thousands of events. */
 const MAX_ANSWER_BYTES: Record<'geteventsandalbums' | 'getuploadurl', number> = {

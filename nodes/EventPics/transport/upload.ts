@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { shownSize } from '../helpers/size';
-import { headerText } from './answer';
+import { headerText } from '../helpers/text';
 import { requestUploadUrl } from './api';
 import type { RateSignals } from './pacing';
 import { NO_SIGNALS } from './pacing';
@@ -9,10 +9,9 @@ import type { PutTry } from './put';
 import { isStream, sendPut } from './put';
 import { successOrFailure } from './request';
 import { refusedByEgress, refusedUploadAddress } from './uploadAddress';
-import type { RetryPolicy } from './retryPolicy';
-import type { EventPicsContext, HttpAnswer } from './types';
-import type { AttemptOutcome, RetryResult } from './retryLoop';
-import { isTransient, withRetries } from './retryLoop';
+import type { RetryPolicy, AttemptOutcome, RetryResult } from './retry';
+import type { EventPicsContext, HttpAnswer } from './request';
+import { isTransient, withRetries } from './retry';
 
 export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 export type UploadBody = Buffer | BinaryStream;

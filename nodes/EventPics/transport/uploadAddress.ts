@@ -1,8 +1,9 @@
 import { internalHostReason } from '../helpers/address';
 import { shown } from '../helpers/text';
-import { stepLabel } from './failures';
+import { stepLabel } from './errors';
 import { egressRefusal } from './egress';
-import type { EventPicsContext, Failure } from './types';
+import type { Failure } from './errors';
+import type { EventPicsContext } from './request';
 
 /**
  * Why the node will not send a file to the upload address `getuploadurl` answered, or undefined

@@ -2,7 +2,7 @@ import type { INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { AdviceWords } from '../../EventPics/transport/errors';
 import { failureToError } from '../../EventPics/transport/errors';
-import type { RetryResult } from '../../EventPics/transport/retryLoop';
+import type { RetryResult } from '../../EventPics/transport/retry';
 
 /** Said with every failed poll: what the trigger remembers survives it. */
 const NOTHING_LOST =

@@ -1,4 +1,4 @@
-import { backoffDelayMs, DEFAULT_RETRY_POLICY, parseRetryAfter } from '../../../nodes/EventPics/transport/retryPolicy';
+import { backoffDelayMs, DEFAULT_RETRY_POLICY, parseRetryAfter } from '../../../nodes/EventPics/transport/retry';
 
 describe('Retry-After', () => {
 	const now = Date.UTC(2026, 10, 22, 12, 0, 0);

@@ -1,6 +1,6 @@
-import type { RetryPolicy } from '../../../nodes/EventPics/transport/retryPolicy';
-import type { Failure } from '../../../nodes/EventPics/transport/types';
-import { withRetries } from '../../../nodes/EventPics/transport/retryLoop';
+import type { Failure } from '../../../nodes/EventPics/transport/errors';
+import type { RetryPolicy } from '../../../nodes/EventPics/transport/retry';
+import { withRetries } from '../../../nodes/EventPics/transport/retry';
 
 const policy: RetryPolicy = { maxAttempts: 3, maxTotalWaitMs: 10_000, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 1000 };
 const failure = (statusCode: number, retryAfterMs?: number): Failure => ({ step: 'put', statusCode, retryAfterMs, summary: 'x' });

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { NUMBER_RULES } from '../../helpers/numberOption';
-import { DEFAULT_RETRY_POLICY } from '../../transport/retryPolicy';
+import { DEFAULT_RETRY_POLICY } from '../../transport/retry';
 import {
 	ALLOW_ANY_TYPE,
 	ALLOW_UNKNOWN_TYPES,

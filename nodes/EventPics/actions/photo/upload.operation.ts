@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { Pacing } from '../../transport/pacing';
 import { runPacing, runPool } from '../../transport/pacing';
-import { retryPolicyFrom } from '../../transport/retryPolicy';
+import { retryPolicyFrom } from '../../transport/retry';
 import type { NodeError } from '../items';
 import { asNodeError } from '../items';
 import type { Account } from '../account';

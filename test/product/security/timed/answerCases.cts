@@ -12,8 +12,8 @@ import { runEventPics, startEmulator } from '../../node/fixture.cts';
 import { fastestMs } from './run.cts';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const answer = () => require('../../../../nodes/EventPics/transport/answer');
-const failures = () => require('../../../../nodes/EventPics/transport/failures');
+const answer = () => require('../../../../nodes/EventPics/transport/request');
+const failures = () => require('../../../../nodes/EventPics/transport/errors');
 const errors = () => require('../../../../nodes/EventPics/transport/errors');
 /* eslint-enable @typescript-eslint/no-require-imports */
 

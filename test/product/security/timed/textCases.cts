@@ -31,9 +31,9 @@ const takenAt = () => require('../../../../nodes/EventPics/helpers/takenAt');
 const mediaType = () => require('../../../../nodes/EventPics/helpers/mediaType');
 const mediaTypeTable = () => require('../../../../nodes/EventPics/helpers/mediaTypeTable');
 const sniff = () => require('../../../../nodes/EventPics/helpers/sniff');
-const retryPolicy = () => require('../../../../nodes/EventPics/transport/retryPolicy');
+const retryPolicy = () => require('../../../../nodes/EventPics/transport/retry');
 const redact = () => require('../../../../nodes/EventPics/transport/redact');
-const failures = () => require('../../../../nodes/EventPics/transport/failures');
+const failures = () => require('../../../../nodes/EventPics/transport/errors');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 type Case = () => Promise<{ ms: number; [detail: string]: unknown }>;

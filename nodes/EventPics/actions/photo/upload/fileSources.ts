@@ -4,7 +4,7 @@ import type { BinaryLookup, ResolvedBinary, StoredFile } from '../../../transpor
 import { openStored, resolveBinary } from '../../../transport/binaryStore';
 import type { DownloadLimits } from '../../../transport/download';
 import { downloadToStore, shownUrl } from '../../../transport/download';
-import { DEFAULT_RETRY_POLICY } from '../../../transport/retryPolicy';
+import { DEFAULT_RETRY_POLICY } from '../../../transport/retry';
 import type { SourceFix } from './advice';
 import { SOURCE_ADVICE } from './advice';
 import { checkedOption, DEFAULT_MAX_FILE_SIZE_MB } from './uploadOptions';
