@@ -1,8 +1,11 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { NodeEgressFilter } from 'n8n-workflow';
 
 import type { EventPicsContext } from './request';
 
-type EgressHelpers = Partial<Pick<IExecuteFunctions['helpers'], 'getSecureEgressFilter'>>;
+type EgressHelpers = { getSecureEgressFilter?: (policy: 'enforced') => NodeEgressFilter };
+
+/** The verdicts of one node run, by origin: a run of 1,000 files to one storage asks once. */
+const verdictsOfRun = new WeakMap<object, Map<string, Promise<string | undefined>>>();
 
 /**
  * Why n8n's egress filter refuses `url`, or undefined when it lets it pass or this n8n has none.
@@ -12,13 +15,25 @@ type EgressHelpers = Partial<Pick<IExecuteFunctions['helpers'], 'getSecureEgress
  * N8N_SSRF_ALLOWED_IP_RANGES, N8N_SSRF_ALLOWED_HOSTNAMES) also where SSRF protection is off. A name
  * the filter cannot resolve is left to the request, which then says why it got no answer (behind an
  * HTTP proxy, n8n itself may not resolve outside names). Older n8n: undefined, the literal checks hold.
+ * Asked once per origin in a node run (the context `ctx` is the run's).
  */
 export async function egressRefusal(ctx: EventPicsContext, url: URL): Promise<string | undefined> {
 	const helpers = ctx.helpers as EgressHelpers;
 	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
-	let verdict: Awaited<ReturnType<ReturnType<typeof helpers.getSecureEgressFilter>['validateUrl']>>;
+	let verdicts = verdictsOfRun.get(ctx);
+	if (!verdicts) verdictsOfRun.set(ctx, (verdicts = new Map()));
+	let verdict = verdicts.get(url.origin);
+	if (!verdict) {
+		verdict = askFilter(helpers.getSecureEgressFilter('enforced'), url);
+		verdicts.set(url.origin, verdict);
+	}
+	return await verdict;
+}
+
+async function askFilter(filter: NodeEgressFilter, url: URL): Promise<string | undefined> {
+	let verdict: Awaited<ReturnType<NodeEgressFilter['validateUrl']>>;
 	try {
-		verdict = await helpers.getSecureEgressFilter('enforced').validateUrl(url);
+		verdict = await filter.validateUrl(url);
 	} catch {
 		return undefined;
 	}

@@ -9,10 +9,14 @@ const { Container } = require('@n8n/di');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { DnsResolver } = require('@n8n/backend-network');
 
+/** Every name the egress filter asked the test world's DNS for, in order. */
+export const lookups: string[] = [];
+
 export function resolveNames(names: Record<string, string>): void {
 	const real = Container.get(DnsResolver);
 	Container.set(DnsResolver, {
 		lookup: async (hostname: string, options: object) => {
+			lookups.push(hostname.toLowerCase());
 			const address = names[hostname.toLowerCase()];
 			if (address === undefined) return await real.lookup(hostname, options);
 			return [{ address, family: address.includes(':') ? 6 : 4 }];

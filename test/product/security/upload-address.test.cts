@@ -10,7 +10,7 @@ import {
 	startEmulator,
 	uploadParameters,
 } from '../node/fixture.cts';
-import { resolveNames } from '../node/names.cts';
+import { lookups, resolveNames } from '../node/names.cts';
 import type { TlsFront } from '../node/tlsFront.cts';
 import { startTlsFront } from '../node/tlsFront.cts';
 
@@ -55,7 +55,7 @@ beforeAll(async () => {
 	ssrf.enabled = false;
 	ssrf.allowedIpRanges = ['127.0.0.1/32'];
 	// the test world's DNS, for n8n's egress filter (../node/names.cts)
-	resolveNames({ 'photos.example.test': '10.9.8.7' });
+	resolveNames({ 'photos.example.test': '10.9.8.7', 'storage.eventpics.test': '93.184.215.14' });
 	emu = await startEmulator();
 	front = await startTlsFront(emu);
 	leaky = createServer(front.serverOptions, (req, res) => {
@@ -149,6 +149,19 @@ describe('security: the upload address follows the URL source rules, against the
 		);
 		expect(puts()).toHaveLength(0);
 		expect(front.tunnels).not.toContain('photos.example.test');
+	});
+
+	it("n8n's egress filter is asked once for the storage of a run of 12 files, not once a file", async () => {
+		lookups.length = 0;
+		const result = await runEventPics({
+			emu,
+			baseUrl: front.baseUrl,
+			parameters: uploadParameters({ options: {} }),
+			inputItems: Array.from({ length: 12 }, PHOTO),
+		});
+		expect(result.items.map((item) => item.json.outcome)).toEqual(Array(12).fill('uploaded'));
+		expect(emu.uploads).toHaveLength(12);
+		expect(lookups.filter((name) => name === 'storage.eventpics.test')).toHaveLength(1);
 	});
 
 	it('a loopback server is refused without a request, so nothing it would say reaches the error', async () => {
