@@ -138,14 +138,17 @@ describe('example: AI agent with EventPics tools', () => {
 			}),
 		);
 
+		// the tool answers in the compact form (Simplify, on by default): what the agent reads
 		expect(answer).toEqual([
-			expect.objectContaining({
-				linkId: 'wedding-anna-ben',
-				albumId: 'ceremony',
+			{
+				outcome: 'uploaded',
 				fileName: 'cake.jpg',
-				url: `${filesUrl}/cake.jpg`,
-				statusCode: 200,
-			}),
+				eventTitle: "Anna & Ben's Wedding",
+				albumTitle: 'Ceremony',
+				takenAt: expect.any(String),
+				bytes: readFileSync(PHOTO).length,
+				warnings: [],
+			},
 		]);
 		expect(emu.uploads).toEqual([
 			expect.objectContaining({

@@ -54,6 +54,13 @@ describe('example: scheduled import from Google Drive', () => {
 		clearDedupStore();
 	});
 
+	/** The workflow with Simplify off on its EventPics node: every field of the output. */
+	const simplifyOff = (source: typeof workflow): typeof workflow => {
+		const copy = JSON.parse(JSON.stringify(source)) as typeof workflow;
+		nodeNamed(copy, 'Upload to EventPics').parameters.simplify = false;
+		return copy;
+	};
+
 	const run = async (files: DriveFile[]) =>
 		await runExample(workflow, {
 			emu,
@@ -90,7 +97,23 @@ describe('example: scheduled import from Google Drive', () => {
 		expect(result.outputs['Upload to EventPics'].map((item) => item.json)).toEqual(
 			FOLDER.map((file) =>
 				expect.objectContaining({
+					outcome: 'uploaded',
 					fileName: file.name,
+					eventTitle: "Anna & Ben's Wedding",
+					albumTitle: 'Photo booth',
+				}),
+			),
+		);
+		// with Simplify off, each file says it is known by its Drive file id
+		const full = await runExample(simplifyOff(workflow), {
+			emu,
+			startNode: 'Every 15 minutes',
+			pinData: await drivePins(FOLDER),
+		});
+		expect(full.outputs['Upload to EventPics'].map((item) => item.json)).toEqual(
+			FOLDER.map((file) =>
+				expect.objectContaining({
+					outcome: 'skipped',
 					linkId: 'wedding-anna-ben',
 					albumId: 'booth',
 					dedupeKey: `wedding-anna-ben/booth/key:${file.id}`,
@@ -144,7 +167,7 @@ describe('example: scheduled import from Google Drive', () => {
 
 		expect(retried.outputs['Upload to EventPics'][0].json).toMatchObject({
 			fileName: 'booth-0001.jpg',
-			statusCode: 200,
+			outcome: 'uploaded',
 		});
 		expect(emu.uploads.map((u) => u.fileName)).toEqual(['booth-0001.jpg']);
 	});

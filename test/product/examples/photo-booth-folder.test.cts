@@ -97,21 +97,25 @@ describe('example: photo booth folder to album', () => {
 		expect(result.status).toBe('success');
 		const output = result.outputs['Upload to EventPics'].map((item) => item.json);
 		expect(output).toHaveLength(PHOTOS.length);
-		expect(output[4]).toMatchObject({
-			linkId: 'wedding-anna-ben',
-			albumId: 'booth',
+		// the example keeps Simplify on: the fields a user acts on
+		expect(output[4]).toEqual({
+			outcome: 'uploaded',
 			fileName: 'first-dance.heic',
-			contentType: 'image/heic',
+			eventTitle: "Anna & Ben's Wedding",
+			albumTitle: 'Photo booth',
+			takenAt: '2026-06-20T16:10:30-04:00',
 			bytes: readFileSync(PHOTOS[4]).length,
-			statusCode: 200,
+			warnings: [],
+		});
+		expect(output[2]).toEqual(expect.objectContaining({ fileName: 'booth-0003.jpg' }));
+		expect(output[2]).not.toHaveProperty('takenAt');
+		// what went to EventPics: the HEIC's type and its EXIF capture time; none for the undated photo
+		const sent = (name: string) => emu.uploads.find((upload) => upload.fileName === name);
+		expect(sent('first-dance.heic')).toMatchObject({
+			contentType: 'image/heic',
 			takenAt: Date.parse('2026-06-20T22:10:30+02:00'),
-			takenAtSource: 'exif',
 		});
-		expect(output[2]).toMatchObject({
-			fileName: 'booth-0003.jpg',
-			takenAt: null,
-			takenAtSource: null,
-		});
+		expect(sent('booth-0003.jpg')).toMatchObject({ takenAt: null });
 		expect(emu.uploads).toHaveLength(PHOTOS.length);
 		for (const file of PHOTOS) {
 			expect(emu.uploads).toContainEqual(

@@ -181,13 +181,16 @@ describe('EventPics Tool: what an AI agent is offered, as added', () => {
 		]);
 		expect(upload.error).toBeUndefined();
 		expect(upload.items).toEqual([
-			expect.objectContaining({
+			// the compact answer (Simplify, on by default): the fields an agent acts on
+			{
 				outcome: 'uploaded',
 				fileName: 'cake.jpg',
 				eventTitle: "Anna & Ben's Wedding",
 				albumTitle: 'Ceremony',
-				url: `${filesUrl}/cake.jpg`,
-			}),
+				takenAt: expect.any(String),
+				bytes: expect.any(Number),
+				warnings: [],
+			},
 		]);
 		expect(emu.uploads.map((u) => [u.linkId, u.albumId, u.fileName])).toEqual([
 			['wedding-anna-ben', 'ceremony', 'cake.jpg'],

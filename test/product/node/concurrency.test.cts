@@ -6,6 +6,7 @@ import { binaryFromBuffer, fromList, maxOverlap, mediaBytes, runEventPics, start
 const upload = (options: INodeParameters) => ({
 	resource: 'photo',
 	operation: 'upload',
+	simplify: false,
 	event: fromList('wedding-anna-ben'),
 	album: fromList('booth'),
 	options,

@@ -31,6 +31,7 @@ async function main() {
 		parameters: {
 			resource: 'photo',
 			operation: 'upload',
+			simplify: false,
 			event: { __rl: true, mode: 'list', value: 'wedding-anna-ben' },
 			album: { __rl: true, mode: 'list', value: 'booth' },
 			takenAtMode: 'none',

@@ -40,6 +40,7 @@ describe('fault run: 300 uploads under 429, 500, resets and expired addresses', 
 			parameters: {
 				resource: 'photo',
 				operation: 'upload',
+				simplify: false,
 				event: fromList('wedding-anna-ben'),
 				album: fromList('booth'),
 			},

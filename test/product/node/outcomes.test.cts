@@ -162,4 +162,56 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 		});
 		expect(JSON.stringify(items[0].json)).not.toContain('secret');
 	});
+
+	it('Simplify, on by default, keeps the fields a user acts on and leaves out those that do not apply', async () => {
+		const { simplify, ...byDefault } = skipping;
+		expect(simplify).toBe(false); // the fixture turns it off for the engine tests
+		await runEventPics({ emu, parameters: byDefault, inputItems: [file('seen.jpg', seen)] });
+		const { items, nodeHints } = await runEventPics({
+			emu,
+			continueOnFail: true,
+			parameters: { ...byDefault, takenAtMode: 'value', takenAt: '2026-06-20T18:30:00Z' },
+			inputItems: [
+				file('new.jpg', mediaBytes(3000)),
+				file('seen-again.jpg', seen),
+				file('notes.txt', Buffer.from('plain text, not a photo')),
+			],
+			settings: { timezone: 'UTC' },
+		});
+		const where = { eventTitle: "Anna & Ben's Wedding", albumTitle: 'Photo booth' };
+		expect(items[0].json).toEqual({
+			outcome: 'uploaded',
+			fileName: 'new.jpg',
+			...where,
+			takenAt: '2026-06-20T18:30:00Z',
+			bytes: 3000,
+			warnings: [],
+		});
+		expect(items[1].json).toEqual({
+			outcome: 'skipped',
+			fileName: 'seen-again.jpg',
+			...where,
+			takenAt: '2026-06-20T18:30:00Z',
+			bytes: seen.length,
+			reason:
+				'This node uploaded this file to this event and album before (Skip Files Uploaded Before).',
+			warnings: [],
+		});
+		expect(Object.keys(items[2].json)).toEqual([
+			'outcome',
+			'fileName',
+			'eventTitle',
+			'albumTitle',
+			'reason',
+			'error',
+			'warnings',
+		]);
+		expect(items[2].json).toMatchObject({ outcome: 'failed', fileName: 'notes.txt', ...where });
+		expect(items[2].json.reason).toMatch(/^Item 2's file from binary field "data" is refused/);
+		expect(emu.uploads.map((upload) => upload.fileName)).toEqual(['seen.jpg', 'new.jpg']);
+		// the hint counts what the full output counts
+		expect(nodeHints[0].message).toBe(
+			'EventPics: 1 file uploaded, 1 skipped (uploaded before), 1 failed (see "reason").',
+		);
+	});
 });

@@ -57,6 +57,7 @@ function uploadParameters(options = {}) {
 	return {
 		resource: 'photo',
 		operation: 'upload',
+		simplify: false,
 		event: byId(EVENT),
 		album: byId(ALBUM),
 		options,

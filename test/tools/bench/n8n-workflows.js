@@ -58,6 +58,7 @@ function nodeWorkflow({ glob }) {
 				{
 					resource: 'photo',
 					operation: 'upload',
+					simplify: false,
 					event: { __rl: true, mode: 'id', value: EVENT },
 					album: { __rl: true, mode: 'id', value: ALBUM },
 					options: {},

@@ -229,6 +229,7 @@ async function runDemo(options = {}) {
 					parameters: {
 						resource: 'photo',
 						operation: 'upload',
+						simplify: false,
 						event: byId(event.linkId),
 						album: byId(album ? album.id : ''),
 						binaryPropertyName: 'data',

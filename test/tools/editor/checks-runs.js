@@ -52,7 +52,17 @@ async function runChecks({ check, page, context, app }) {
 		await ui.openNodeOnCanvas(page, 'Upload to EventPics');
 		const output = await ui.outputPane(page);
 		assert.deepEqual(output.hints, [`EventPics: ${photos.length} files uploaded.`]);
-		assert.deepEqual(output.columns.slice(0, 3), ['outcome', 'fileName', 'reason']);
+		// the example keeps Simplify on: no empty "reason" column beside uploaded files
+		assert.deepEqual(output.columns.slice(0, 2), ['outcome', 'fileName']);
+		assert.deepEqual([...output.columns].sort(), [
+			'albumTitle',
+			'bytes',
+			'eventTitle',
+			'fileName',
+			'outcome',
+			'takenAt',
+			'warnings',
+		]);
 	});
 
 	await check('run-says-what-it-did', async () => {

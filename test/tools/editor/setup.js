@@ -84,6 +84,7 @@ function outcomesWorkflow(folder) {
 				parameters: {
 					resource: 'photo',
 					operation: 'upload',
+					simplify: false,
 					event: picked('wedding-anna-ben', "Anna & Ben's Wedding"),
 					album: picked('booth', 'Photo booth'),
 					takenAtMode: 'none',
@@ -195,6 +196,7 @@ function fromInputWorkflow(fileUrl) {
 				parameters: {
 					resource: 'photo',
 					operation: 'upload',
+					simplify: false,
 					event: fromItem('linkId'),
 					album: fromItem('albumId'),
 					source: 'url',
@@ -255,6 +257,7 @@ function uploadWorkflow(workflow, credential, event, album) {
 				parameters: {
 					resource: 'photo',
 					operation: 'upload',
+					simplify: false,
 					event,
 					album,
 					source: 'url',
@@ -332,6 +335,7 @@ async function startApp() {
 			agentWorkflow(WORKFLOWS.agentRun, 'Upload', {
 				resource: 'photo',
 				operation: 'upload',
+				simplify: false,
 				options: { allowInternalAddresses: true },
 			}),
 			agentExample(),

@@ -221,7 +221,8 @@ async function boothUploads(ctx) {
 	}
 	// the EXIF dates are read with luxon, which the package does not ship: n8n's own luxon
 	/** @param {string} name */
-	const takenAt = (name) => uploaded.find((item) => item.json.fileName === name)?.json.takenAt;
+	const takenAt = (name) =>
+		ctx.emulator.uploads.find((/** @type {any} */ u) => u.fileName === name)?.takenAt;
 	assert.equal(takenAt('booth-0001.jpg'), Date.parse('2026-06-20T18:30:05+02:00'));
 	assert.equal(takenAt('booth-0002.jpg'), Date.parse('2026-06-20T18:31:40.250+02:00'));
 }

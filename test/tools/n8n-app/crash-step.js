@@ -49,6 +49,7 @@ function workflow(folder) {
 		parameters: {
 			resource: 'photo',
 			operation: 'upload',
+			simplify: false,
 			event: { __rl: true, mode: 'id', value: 'wedding-anna-ben' },
 			album: { __rl: true, mode: 'id', value: 'booth' },
 			takenAtMode: 'none',

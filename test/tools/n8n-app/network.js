@@ -85,6 +85,7 @@ function videoWorkflow(folder, credentialId) {
 				parameters: {
 					resource: 'photo',
 					operation: 'upload',
+					simplify: false,
 					event: { __rl: true, mode: 'id', value: 'wedding-anna-ben' },
 					album: { __rl: true, mode: 'id', value: 'booth' },
 					binaryPropertyName: 'data',

@@ -43,6 +43,7 @@ function webhookUploadWorkflow(spec) {
 				parameters: {
 					resource: 'photo',
 					operation: 'upload',
+					simplify: false,
 					event: { __rl: true, mode: 'id', value: 'wedding-anna-ben' },
 					album: { __rl: true, mode: 'id', value: 'booth' },
 					...spec.uploadParameters,

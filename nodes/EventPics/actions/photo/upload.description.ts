@@ -83,6 +83,14 @@ const fields: INodeProperties[] = [
 	fileUrl,
 	agentFileUrl,
 	...takenAtFields,
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return a simplified version of the response instead of the raw data',
+		hint: 'On: outcome, file name, event, album, taken at, size, the reason when not uploaded and warnings. Off: every detail of the upload (type, attempts, status code, ...).',
+	},
 	optionsField,
 ];
 

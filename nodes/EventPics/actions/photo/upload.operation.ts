@@ -10,7 +10,7 @@ import { readAccount } from '../account';
 import { UPLOAD_ADVICE, WAIT_LIMIT } from './upload/advice';
 import { sanitizeFileName } from '../../helpers/fileName';
 import type { FileFacts } from './upload/fileOutput';
-import { failedOutput, outcomeHint } from './upload/fileOutput';
+import { failedOutput, outcomeHint, simplifiedOutput } from './upload/fileOutput';
 import type { UploadJob } from './upload/itemJobs';
 import { itemJobs } from './upload/itemJobs';
 import type { SkipPlan } from './upload/skipPlan';
@@ -184,5 +184,12 @@ function collect(
 	});
 	const hint = outcomeHint(output);
 	if (hint) ctx.addExecutionHints(hint);
-	return output;
+	return output.map((entry) => simplified(ctx, entry));
+}
+
+/** An output item as its item's Simplify asks: the fields a user acts on, or all of them. */
+function simplified(ctx: IExecuteFunctions, entry: INodeExecutionData): INodeExecutionData {
+	const itemIndex = (entry.pairedItem as { item: number } | undefined)?.item ?? 0;
+	if (entry.error || !ctx.getNodeParameter('simplify', itemIndex, true)) return entry;
+	return { ...entry, json: simplifiedOutput(entry.json) };
 }

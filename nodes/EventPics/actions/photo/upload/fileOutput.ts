@@ -54,6 +54,28 @@ export function fileOutput(outcome: Outcome, facts: FileFacts): IDataObject {
 	return json;
 }
 
+/**
+ * The fields a user acts on, as Simplify shows them: what became of the file, which file, where it
+ * went, when it was taken, its size, why it was not uploaded and its warnings. A field that does not
+ * apply (no reason for an uploaded file) is left out rather than shown empty.
+ */
+export function simplifiedOutput(json: IDataObject): IDataObject {
+	const simple: IDataObject = {
+		outcome: json.outcome,
+		fileName: json.fileName,
+		eventTitle: json.eventTitle,
+		albumTitle: json.albumTitle,
+		takenAt: json.takenAtIso,
+		bytes: json.bytes,
+		reason: json.reason,
+		error: json.error,
+		warnings: json.warnings,
+	};
+	for (const [field, value] of Object.entries(simple))
+		if (value === null || value === undefined) delete simple[field];
+	return simple;
+}
+
 /** Taken At as epoch milliseconds and as ISO 8601 in the workflow's time zone (with its offset). */
 export function takenAtFacts(takenAt: number | undefined, timeZone: string): FileFacts {
 	if (takenAt === undefined) return { takenAt: null, takenAtIso: null };
