@@ -163,7 +163,7 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 		expect(JSON.stringify(items[0].json)).not.toContain('secret');
 	});
 
-	it('Simplify, on by default, keeps the fields a user acts on and leaves out those that do not apply', async () => {
+	it('Simplify, on by default, keeps the fields a user acts on; reason and error only where a file was not uploaded', async () => {
 		const { simplify, ...byDefault } = skipping;
 		expect(simplify).toBe(false); // the fixture turns it off for the engine tests
 		await runEventPics({ emu, parameters: byDefault, inputItems: [file('seen.jpg', seen)] });
@@ -202,6 +202,8 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 			'fileName',
 			'eventTitle',
 			'albumTitle',
+			'takenAt',
+			'bytes',
 			'reason',
 			'error',
 			'warnings',

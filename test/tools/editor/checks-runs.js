@@ -63,6 +63,8 @@ async function runChecks({ check, page, context, app }) {
 			'takenAt',
 			'warnings',
 		]);
+		// every row has every column (the undated photo's takenAt is null, not missing)
+		assert.doesNotMatch(output.text, /undefined/);
 	});
 
 	await check('run-says-what-it-did', async () => {

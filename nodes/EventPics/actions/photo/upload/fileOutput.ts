@@ -56,8 +56,8 @@ export function fileOutput(outcome: Outcome, facts: FileFacts): IDataObject {
 
 /**
  * The fields a user acts on, as Simplify shows them: what became of the file, which file, where it
- * went, when it was taken, its size, why it was not uploaded and its warnings. A field that does not
- * apply (no reason for an uploaded file) is left out rather than shown empty.
+ * went, when it was taken (null: none was sent), its size, its warnings, and why it was not uploaded:
+ * `reason` and `error` only where there is one, so that a run of uploaded files shows no empty column.
  */
 export function simplifiedOutput(json: IDataObject): IDataObject {
 	const simple: IDataObject = {
@@ -67,12 +67,10 @@ export function simplifiedOutput(json: IDataObject): IDataObject {
 		albumTitle: json.albumTitle,
 		takenAt: json.takenAtIso,
 		bytes: json.bytes,
-		reason: json.reason,
-		error: json.error,
-		warnings: json.warnings,
 	};
-	for (const [field, value] of Object.entries(simple))
-		if (value === null || value === undefined) delete simple[field];
+	if (json.reason !== null) simple.reason = json.reason;
+	if (json.error !== null) simple.error = json.error;
+	simple.warnings = json.warnings;
 	return simple;
 }
 
