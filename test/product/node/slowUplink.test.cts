@@ -95,7 +95,10 @@ describe('uploads over a slow uplink', () => {
 
 	it('a retry of a transfer that was moving when it broke is reported in the output', async () => {
 		emu.addFault({ endpoint: 'put', kind: 'stall', afterBytes: 2 * MiB, times: 1 });
-		const bytes = mediaBytes(8 * MiB, 'mp4');
+		// larger than the socket buffers can hold once the storage stops reading (Linux grows a loopback
+		// receive buffer up to tcp_rmem's maximum, 32 MiB here; send 4 MiB): with 8 MiB the whole file
+		// sometimes fit in them, the request took all of it and the try counted as a possible duplicate
+		const bytes = mediaBytes(64 * MiB, 'mp4');
 		const result = await runEventPics({
 			emu,
 			parameters: uploadParameters({ options: { timeoutSeconds: 2 } }),
@@ -107,7 +110,7 @@ describe('uploads over a slow uplink', () => {
 		const warnings = result.items[0].json.warnings as string[];
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toMatch(
-			/^Try 1 of the upload was moving when it broke off: [\d.]+ MiB of 8 MiB had been sent when no data moved for 2 s\.$/,
+			/^Try 1 of the upload was moving when it broke off: [\d.]+ MiB of 64 MiB had been sent when no data moved for 2 s\.$/,
 		);
 	}, 60_000);
 
