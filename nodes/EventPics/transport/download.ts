@@ -35,7 +35,7 @@ export interface DownloadLimits {
 }
 
 /**
- * Why a download did not happen, in the Upload operation's words: `reason` completes "Item N ...",
+ * Why a download did not happen, in the Upload operation's words: `reason` completes "Input item N ...",
  * `description` says what to do, naming the option that changes it where there is one.
  */
 export interface DownloadRefusal {

@@ -221,7 +221,7 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 			'skipped',
 		]);
 		expect(same.result.items[2].json.reason).toBe(
-			'Item 0 of this run has the same file for this event and album, and it was uploaded (Skip Files Uploaded Before).',
+			'Input item 0 of this run has the same file for this event and album, and it was uploaded (Skip Files Uploaded Before).',
 		);
 		engine.clearDedupStore();
 		emu.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 400, times: 1 });

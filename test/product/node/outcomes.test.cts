@@ -85,8 +85,8 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 			warnings: [],
 		});
 		expect(items[2].json.reason).toBe(items[2].json.error);
-		expect(items[2].json.reason).toMatch(/^Item 2's file from binary field "data" is refused/);
-		expect(items[3].json.reason).toBe('Item 3 has no binary data (expected a binary field "data")');
+		expect(items[2].json.reason).toMatch(/^Input item 2's file from binary field "data" is refused/);
+		expect(items[3].json.reason).toBe('Input item 3 has no binary data (expected a binary field "data")');
 		// not n8n's error object: the engine would replace such an item's JSON by { error } alone
 		expect(items.map((item) => item.error)).toEqual([undefined, undefined, undefined, undefined]);
 		expect(nodeHints).toEqual([
@@ -209,7 +209,7 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 			'warnings',
 		]);
 		expect(items[2].json).toMatchObject({ outcome: 'failed', fileName: 'notes.txt', ...where });
-		expect(items[2].json.reason).toMatch(/^Item 2's file from binary field "data" is refused/);
+		expect(items[2].json.reason).toMatch(/^Input item 2's file from binary field "data" is refused/);
 		expect(emu.uploads.map((upload) => upload.fileName)).toEqual(['seen.jpg', 'new.jpg']);
 		// the hint counts what the full output counts
 		expect(nodeHints[0].message).toBe(

@@ -26,7 +26,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 			parameters: upload({ binaryPropertyName: 'photo' }),
 			inputItems: [photo()],
 		});
-		expect(nodeError?.message).toBe('Item 0 has no binary field "photo" (it has: data)');
+		expect(nodeError?.message).toBe('Input item 0 has no binary field "photo" (it has: data)');
 		expect(nodeError?.description).toBe(
 			'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
 		);
@@ -38,7 +38,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 			parameters: upload(),
 			inputItems: [{ json: { a: 1 } }],
 		});
-		expect(nodeError?.message).toBe('Item 0 has no binary data (expected a binary field "data")');
+		expect(nodeError?.message).toBe('Input item 0 has no binary data (expected a binary field "data")');
 	});
 
 	it('with Continue On Fail, an item refused before its upload still names its file', async () => {
@@ -241,7 +241,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		expect(status).toBe('success');
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json.fileName).toBe('a.jpg');
-		const noBinary = 'Item 1 has no binary data (expected a binary field "data")';
+		const noBinary = 'Input item 1 has no binary data (expected a binary field "data")';
 		expect(items[1].json).toMatchObject({ outcome: 'failed', reason: noBinary, error: noBinary });
 		expect(items[2].json.fileName).toBe('c.jpg');
 		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual(['a.jpg', 'c.jpg']);
@@ -262,7 +262,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		]);
 		expect(failed).toHaveLength(1);
 		expect(failed[0].json).toEqual({
-			error: 'Item 1 has no binary data (expected a binary field "data")',
+			error: 'Input item 1 has no binary data (expected a binary field "data")',
 		});
 		expect(failed[0].pairedItem).toEqual({ item: 1 });
 		expect(failed[0].error).toMatchObject({

@@ -100,7 +100,7 @@ describe('Photo > Upload: several files per item', () => {
 			inputItems: [item()],
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0 has no binary field "__proto__" (it has: data, photo2, clip)',
+			'Input item 0 has no binary field "__proto__" (it has: data, photo2, clip)',
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});
@@ -112,7 +112,7 @@ describe('Photo > Upload: several files per item', () => {
 			inputItems: [item()],
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0 has no binary field "nope" (it has: data, photo2, clip)',
+			'Input item 0 has no binary field "nope" (it has: data, photo2, clip)',
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});
@@ -126,7 +126,7 @@ describe('Photo > Upload: several files per item', () => {
 			parameters: upload({ binaryPropertyName: 'data' }),
 			inputItems: [good('0.jpg'), good('1.jpg'), { json: {} }, good('3.jpg')],
 		});
-		expect(nodeError?.message).toBe('Item 2 has no binary data (expected a binary field "data")');
+		expect(nodeError?.message).toBe('Input item 2 has no binary data (expected a binary field "data")');
 		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual(['0.jpg', '1.jpg']);
 	});
 });
@@ -230,7 +230,7 @@ describe('Photo > Upload from a URL', () => {
 			parameters: fromUrl({ fileUrl: `${filesUrl}/missing.jpg` }),
 		});
 		expect(nodeError?.message).toBe(
-			`Item 0 could not download "${filesUrl}/missing.jpg": its server answered 404`,
+			`Input item 0 could not download "${filesUrl}/missing.jpg": its server answered 404`,
 		);
 		expect(nodeError?.description).toBe(
 			'Check that the File URL is right and that the file is reachable without logging in.',
@@ -243,7 +243,7 @@ describe('Photo > Upload from a URL', () => {
 			parameters: fromUrl({ fileUrl: 'file:///etc/passwd' }),
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0 has a File URL that is not http(s): "file:///etc/passwd"',
+			'Input item 0 has a File URL that is not http(s): "file:///etc/passwd"',
 		);
 		expect(emu.requests.filter((r) => r.url.startsWith('/getuploadurl'))).toHaveLength(0);
 	});
@@ -321,7 +321,7 @@ describe('Photo > Upload from a URL: one download per file', () => {
 		host.route('/empty.jpg', serve.file(Buffer.alloc(0), 'image/jpeg'));
 		const { nodeError } = await runEventPics({ emu, parameters: fromUrl('/empty.jpg') });
 		expect(nodeError?.message).toBe(
-			`Item 0 has a File URL whose file is empty (0 bytes): "${host.url}/empty.jpg"`,
+			`Input item 0 has a File URL whose file is empty (0 bytes): "${host.url}/empty.jpg"`,
 		);
 		expect(nodeError?.description).toBe('Check the File URL: an empty file cannot be uploaded.');
 		expect(emu.requests.filter((r) => r.url.startsWith('/getuploadurl'))).toHaveLength(0);

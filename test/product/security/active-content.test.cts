@@ -172,7 +172,7 @@ const refusal = (result: RunResult) =>
 describe('security: active content and secrets are not uploaded as photos', () => {
 	it.each(HOSTILE)('%s from a binary field is refused', async (_what, name, bytes, reason) => {
 		const result = await fromBinary(name, bytes);
-		expect(refusal(result)).toMatch(/^Item 0's file from binary field "data" is refused: /);
+		expect(refusal(result)).toMatch(/^Input item 0's file from binary field "data" is refused: /);
 		expect(refusal(result)).toMatch(reason);
 		expect(emu.uploads).toHaveLength(0);
 	});
@@ -222,7 +222,7 @@ describe('security: a file named as a photo whose bytes are no photo or video fo
 	it('from a binary field, it is refused as from a URL', async () => {
 		const result = await fromBinary('noise.jpg', NOISE);
 		expect(refusal(result)).toBe(
-			'Item 0\'s file from binary field "data" is refused: "noise.jpg" would be sent as image/jpeg, but its first bytes are no photo or video format the node knows',
+			'Input item 0\'s file from binary field "data" is refused: "noise.jpg" would be sent as image/jpeg, but its first bytes are no photo or video format the node knows',
 		);
 
 		expect(emu.uploads).toHaveLength(0);
@@ -242,7 +242,7 @@ describe('security: a file named as a photo whose bytes are no photo or video fo
 	])('%s in a binary field named .jpg is refused, not sent as image/jpeg', async (_what, bytes) => {
 		const result = await fromBinary('photo.jpg', bytes);
 		expect(refusal(result)).toMatch(
-			/^Item 0's file from binary field "data" is refused: "photo\.jpg" would be sent as image\/jpeg, but /,
+			/^Input item 0's file from binary field "data" is refused: "photo\.jpg" would be sent as image\/jpeg, but /,
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});

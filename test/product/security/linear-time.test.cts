@@ -48,7 +48,7 @@ const BLOCK_LIMIT_MS = 1000;
 
 const NAME_WITH_DOTS = 'x.jpg';
 const HOST_REFUSED =
-	/^Item 0 has a File URL (\(after 1 redirect\) )?that points into an internal network: "a\.{200}/;
+	/^Input item 0 has a File URL (\(after 1 redirect\) )?that points into an internal network: "a\.{200}/;
 
 /** What each run through the engine must have produced, besides finishing in time. */
 const EXPECTED: Record<string, Record<string, unknown>> = {

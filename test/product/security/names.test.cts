@@ -104,7 +104,7 @@ describe('security: names and values are what they look like', () => {
 			inputItems: [{ binary: { data: missing } }],
 		});
 		expect(result.nodeError?.message).toMatch(
-			/^Item 0 has a binary field "data" whose stored file cannot be found in n8n's binary data \(id "filesystem-v2:.+"\)/,
+			/^Input item 0 has a binary field "data" whose stored file cannot be found in n8n's binary data \(id "filesystem-v2:.+"\)/,
 		);
 		expect(result.nodeError?.description).toBe(
 			'Run the node that produced the file again in this workflow, so that its file is stored anew.',

@@ -48,7 +48,7 @@ describe('security: a URL-source download always ends', () => {
 		emu.addFault({ endpoint: 'download', kind: 'stall' });
 		const [result, seconds] = await download({ timeoutSeconds: 2 });
 		expect(result.nodeError?.message).toBe(
-			`Item 0 could not download "${url}": its server sent nothing for 2 s (Timeout)`,
+			`Input item 0 could not download "${url}": its server sent nothing for 2 s (Timeout)`,
 		);
 		expect(result.nodeError?.description).toContain('The server of the File URL did not answer.');
 		expect(seconds).toBeGreaterThanOrEqual(2);
@@ -60,7 +60,7 @@ describe('security: a URL-source download always ends', () => {
 		emu.addFault({ endpoint: 'download', kind: 'stall', afterBytes: 100_000 });
 		const [result, seconds] = await download({ timeoutSeconds: 2 });
 		expect(result.nodeError?.message).toBe(
-			`Item 0 could not download "${url}": no data came after 97.7 KiB for 2 s (Timeout)`,
+			`Input item 0 could not download "${url}": no data came after 97.7 KiB for 2 s (Timeout)`,
 		);
 		expect(seconds).toBeGreaterThanOrEqual(2);
 		expect(seconds).toBeLessThan(8);
@@ -71,7 +71,7 @@ describe('security: a URL-source download always ends', () => {
 		const [result, seconds] = await download({ timeoutSeconds: 3 });
 		expect(result.nodeError?.message).toMatch(
 			new RegExp(
-				`^Item 0 could not download "${url}": its server sent [1-5] bytes in [3-6] s, less than 256 kbit/s, the least the node waits for$`,
+				`^Input item 0 could not download "${url}": its server sent [1-5] bytes in [3-6] s, less than 256 kbit/s, the least the node waits for$`,
 			),
 		);
 		expect(result.nodeError?.description).toContain('The server of the File URL sends too slowly');
@@ -83,7 +83,7 @@ describe('security: a URL-source download always ends', () => {
 		emu.addFault({ endpoint: 'download', kind: 'endless', contentType: 'image/jpeg' });
 		const [result, seconds] = await download({ maxFileSizeMb: 2 });
 		expect(result.nodeError?.message).toMatch(
-			/^Item 0 has a File URL whose file is larger than Max File Size \(2 MiB\): ".*" sent more; stopped after 2(\.\d)? MiB$/,
+			/^Input item 0 has a File URL whose file is larger than Max File Size \(2 MiB\): ".*" sent more; stopped after 2(\.\d)? MiB$/,
 		);
 		expect(seconds).toBeLessThan(10);
 	});
@@ -93,7 +93,7 @@ describe('security: a URL-source download always ends', () => {
 		const [result, seconds] = await download({ timeoutSeconds: 1 });
 		// 16 KiB/s owes 32 KiB/s once 1 s has passed: behind at about 2 s (the whole file needs 18 s)
 		expect(result.nodeError?.message).toMatch(
-			new RegExp(`^Item 0 could not download "${url}": its server sent [\\d.]+ KiB in \\d s, less than 256 kbit/s`),
+			new RegExp(`^Input item 0 could not download "${url}": its server sent [\\d.]+ KiB in \\d s, less than 256 kbit/s`),
 		);
 		expect(seconds).toBeGreaterThanOrEqual(1.5);
 		expect(seconds).toBeLessThan(8);

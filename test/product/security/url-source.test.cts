@@ -107,7 +107,7 @@ describe('SSRF: the URL source refuses internal addresses before any connection'
 		const { nodeError } = await runEventPics({ emu, parameters: fromUrl(address) });
 		const shown = new URL(address).host;
 		expect(nodeError?.message).toBe(
-			`Item 0 has a File URL that points into an internal network: "${shown}" is ${what}`,
+			`Input item 0 has a File URL that points into an internal network: "${shown}" is ${what}`,
 		);
 		expect(nodeError?.description).toBe(INTERNAL_DESCRIPTION);
 		expect(host.requests).toEqual([]);
@@ -138,7 +138,7 @@ describe('SSRF: the URL source refuses internal addresses before any connection'
 		expect(internalHostReason(new URL(address).hostname)).toBeDefined();
 		const { nodeError } = await runEventPics({ emu, parameters: fromUrl(address) });
 		expect(nodeError?.message).toMatch(
-			/^Item 0 has a File URL that points into an internal network: ".+" is .+$/,
+			/^Input item 0 has a File URL that points into an internal network: ".+" is .+$/,
 		);
 		expect(nodeError?.description).toBe(INTERNAL_DESCRIPTION);
 		expect(host.requests).toEqual([]);
@@ -181,7 +181,7 @@ describe('SSRF through redirects: every hop is checked', () => {
 			parameters: fromUrl('http://files.example.com/r/go'),
 		});
 		const prefix =
-			'Item 0 has a File URL (after 1 redirect) that points into an internal network: ';
+			'Input item 0 has a File URL (after 1 redirect) that points into an internal network: ';
 		expect(nodeError?.message.startsWith(prefix)).toBe(true);
 		expect(nodeError?.message.slice(prefix.length)).toMatch(what);
 		expect(host.requests.map((r) => `${r.host}${r.path}`)).toEqual(['files.example.com/r/go']);
@@ -196,7 +196,7 @@ describe('SSRF through redirects: every hop is checked', () => {
 			parameters: fromUrl('http://files.example.com/a'),
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0 has a File URL (after 2 redirects) that points into an internal network: "10.1.2.3" is a private address',
+			'Input item 0 has a File URL (after 2 redirects) that points into an internal network: "10.1.2.3" is a private address',
 		);
 		expect(host.requests.map((r) => r.host)).toEqual(['files.example.com', 'cdn.example.net']);
 	});
@@ -208,7 +208,7 @@ describe('SSRF through redirects: every hop is checked', () => {
 			parameters: fromUrl('http://files.example.com/to-file'),
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0 has a File URL (after 1 redirect) that is not http(s): "file:///etc/passwd"',
+			'Input item 0 has a File URL (after 1 redirect) that is not http(s): "file:///etc/passwd"',
 		);
 	});
 
@@ -219,7 +219,7 @@ describe('SSRF through redirects: every hop is checked', () => {
 			parameters: fromUrl('http://files.example.com/loop'),
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0 has a File URL that redirects more than 10 times: "http://files.example.com/loop"',
+			'Input item 0 has a File URL that redirects more than 10 times: "http://files.example.com/loop"',
 		);
 		expect(host.gets('/loop')).toBe(11);
 	});
@@ -251,7 +251,7 @@ describe("n8n's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED)", () => {
 				parameters: fromUrl(address, { allowInternalAddresses: true }),
 			});
 			expect(nodeError?.message).toBe(
-				`Item 0 has a File URL that n8n's SSRF protection blocked: "${address}"`,
+				`Input item 0 has a File URL that n8n's SSRF protection blocked: "${address}"`,
 			);
 			expect(nodeError?.description).toMatch(
 				/^The target 127\.0\.0\.2 is not allowed\. This is a security measure to prevent Server-Side Request Forgery \(SSRF\)\./,
@@ -275,7 +275,7 @@ describe('Unbounded downloads: Max File Size', () => {
 			parameters: fromUrl('http://files.example.com/huge.mp4'),
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0 has a File URL whose file is larger than Max File Size (1024 MiB): "http://files.example.com/huge.mp4" announces 10240 MiB (Content-Length)',
+			'Input item 0 has a File URL whose file is larger than Max File Size (1024 MiB): "http://files.example.com/huge.mp4" announces 10240 MiB (Content-Length)',
 		);
 		expect(nodeError?.description).toBe(
 			'Raise Options > "Max File Size (MB)" if this file is meant to be uploaded.',
@@ -291,7 +291,7 @@ describe('Unbounded downloads: Max File Size', () => {
 			parameters: fromUrl('http://files.example.com/endless.jpg', { maxFileSizeMb: 2 }),
 		});
 		expect(nodeError?.message).toMatch(
-			/^Item 0 has a File URL whose file is larger than Max File Size \(2 MiB\): "http:\/\/files\.example\.com\/endless\.jpg" sent more; stopped after 2(\.\d)? MiB$/,
+			/^Input item 0 has a File URL whose file is larger than Max File Size \(2 MiB\): "http:\/\/files\.example\.com\/endless\.jpg" sent more; stopped after 2(\.\d)? MiB$/,
 		);
 		expect(host.endlessBytesSent()).toBeLessThan(16 * 1024 * 1024);
 		expect(apiCalls()).toHaveLength(0);
@@ -330,7 +330,7 @@ describe('Misleading errors of a failing file URL', () => {
 				parameters: fromUrl('http://files.example.com/dropped.jpg'),
 			});
 			expect(nodeError?.message).toMatch(
-				/^Item 0 could not download "http:\/\/files\.example\.com\/dropped\.jpg": the download (broke off|ended) after 1000 bytes/,
+				/^Input item 0 could not download "http:\/\/files\.example\.com\/dropped\.jpg": the download (broke off|ended) after 1000 bytes/,
 			);
 			expect(nodeError?.description).toMatch(
 				/^The server of the File URL stopped sending the file( \([A-Z_]+\))?\. Run the workflow again; if it persists, check that server\.$/,
@@ -346,7 +346,7 @@ describe('Misleading errors of a failing file URL', () => {
 			parameters: fromUrl('http://127.0.0.1:9/photo.jpg', { allowInternalAddresses: true }),
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0 could not download "http://127.0.0.1:9/photo.jpg": the server refused the connection (nothing listens there)',
+			'Input item 0 could not download "http://127.0.0.1:9/photo.jpg": the server refused the connection (nothing listens there)',
 		);
 		expect(nodeError?.description).toBe(
 			'No answer came back (ECONNREFUSED). Check that the File URL is right and that its server is reachable from the machine n8n runs on.',
@@ -363,7 +363,7 @@ describe('Secrets in the File URL', () => {
 			parameters: fromUrl(withPassword('/missing.jpg'), { allowInternalAddresses: true }),
 		});
 		expect(failed.nodeError?.message).toBe(
-			`Item 0 could not download "${host.url}/missing.jpg": its server answered 404`,
+			`Input item 0 could not download "${host.url}/missing.jpg": its server answered 404`,
 		);
 		const { items } = await runEventPics({
 			emu,
@@ -390,7 +390,7 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			parameters: fromUrl('http://files.example.com/album/photo.jpg'),
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0\'s file from the File URL "http://files.example.com/album/photo.jpg" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
+			'Input item 0\'s file from the File URL "http://files.example.com/album/photo.jpg" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
 		);
 		expect(nodeError?.description).toBe(
 			'This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "Allow Any File Type".',
@@ -414,7 +414,7 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			],
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0\'s file from binary field "data" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
+			'Input item 0\'s file from binary field "data" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
 		);
 		expect(apiCalls()).toHaveLength(0);
 	});
@@ -426,7 +426,7 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			parameters: fromUrl('http://files.example.com/role.txt'),
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0\'s file from the File URL "http://files.example.com/role.txt" is refused: "role.txt" would be sent as text/plain, which is neither a photo nor a video',
+			'Input item 0\'s file from the File URL "http://files.example.com/role.txt" is refused: "role.txt" would be sent as text/plain, which is neither a photo nor a video',
 		);
 		expect(nodeError?.description).toBe(
 			'An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "Allow Any File Type" to upload it anyway.',
@@ -482,7 +482,7 @@ describe("a refused download leaves nothing in n8n's binary store", () => {
 		});
 		expect(packed.length).toBeLessThan(400_000);
 		expect(nodeError?.message).toMatch(
-			/^Item 0 has a File URL whose file is larger than Max File Size \(10 MiB\): "http:\/\/files\.example\.com\/bomb\.jpg" sent more; stopped after 10(\.\d)? MiB$/,
+			/^Input item 0 has a File URL whose file is larger than Max File Size \(10 MiB\): "http:\/\/files\.example\.com\/bomb\.jpg" sent more; stopped after 10(\.\d)? MiB$/,
 		);
 		expect((await storedBytes()) - before).toBeLessThan(MiB);
 		expect(emu.uploads).toHaveLength(0);
@@ -500,7 +500,7 @@ describe("a refused download leaves nothing in n8n's binary store", () => {
 			parameters: fromUrl('http://files.example.com/bomb-page.jpg'),
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0\'s file from the File URL "http://files.example.com/bomb-page.jpg" is refused: "bomb-page.jpg" would be sent as image/jpeg, but its content is text, not a photo or video',
+			'Input item 0\'s file from the File URL "http://files.example.com/bomb-page.jpg" is refused: "bomb-page.jpg" would be sent as image/jpeg, but its content is text, not a photo or video',
 		);
 		expect((await storedBytes()) - before).toBeLessThan(MiB);
 	});
@@ -514,7 +514,7 @@ describe("a refused download leaves nothing in n8n's binary store", () => {
 			parameters: fromUrl('http://files.example.com/text.jpg'),
 		});
 		expect(nodeError?.message).toBe(
-			'Item 0\'s file from the File URL "http://files.example.com/text.jpg" is refused: "text.jpg" would be sent as image/jpeg, but its content is text, not a photo or video',
+			'Input item 0\'s file from the File URL "http://files.example.com/text.jpg" is refused: "text.jpg" would be sent as image/jpeg, but its content is text, not a photo or video',
 		);
 		expect((await storedBytes()) - before).toBeLessThan(MiB);
 		expect(emu.uploads).toHaveLength(0);

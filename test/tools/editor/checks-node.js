@@ -122,6 +122,12 @@ async function nodeChecks({ check, page, app }) {
 		await modal.getByRole('button', { name: 'Execute step' }).click();
 		// the tool as added refuses addresses inside the network, so an agent cannot read internal files
 		await ui.seeText(page, 'points into an internal network');
+		// the message says "item 0" in lower case: n8n's error view (RunData, 2.41.1) adds " [item 0]" to
+		// a message with an item index that does not contain "item 0", so "Item 0 has ..." read
+		// "Item 0 has ... [item 0]" (the tool's own error carries no index: here the words are checked)
+		const shown = await page.locator('[data-test-id="node-error-message"]').first().innerText();
+		assert.match(shown, /^Input item 0 has a File URL that points into an internal network/);
+		assert.doesNotMatch(shown, /\[item 0\]/);
 	});
 }
 

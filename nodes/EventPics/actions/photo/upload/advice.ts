@@ -29,7 +29,7 @@ export function typeRefusal(
 	const message =
 		refusal.kind === 'unknown'
 			? `Cannot tell the media type of item ${itemIndex}'s file: ${refusal.reason}`
-			: `Item ${itemIndex}'s file from ${from} is refused: ${refusal.reason}`;
+			: `Input item ${itemIndex}'s file from ${from} is refused: ${refusal.reason}`;
 	return new NodeOperationError(node, message, {
 		description: TYPE_ADVICE[refusal.kind],
 		itemIndex,

@@ -22,7 +22,7 @@ type SourceLookup =
 
 const refused = (itemIndex: number, reason: string, fix: SourceFix | { description: string }) => ({
 	ok: false as const,
-	message: `Item ${itemIndex} ${reason}`,
+	message: `Input item ${itemIndex} ${reason}`,
 	description: typeof fix === 'string' ? SOURCE_ADVICE[fix] : fix.description,
 });
 

@@ -39,7 +39,7 @@ export interface SkipPlan {
 const reasonBefore =
 	'This node uploaded this file to this event and album before (Skip Files Uploaded Before).';
 const reasonInRun = (itemIndex: number) =>
-	`Item ${itemIndex} of this run has the same file for this event and album, and it was uploaded (Skip Files Uploaded Before).`;
+	`Input item ${itemIndex} of this run has the same file for this event and album, and it was uploaded (Skip Files Uploaded Before).`;
 
 type Prepared = { key: string; source: FileSource } | { error: unknown };
 
