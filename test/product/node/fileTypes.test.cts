@@ -140,7 +140,7 @@ describe('Photo > Upload: types from content when the name has none', () => {
 		expect(host.gets('/download')).toBe(1);
 	});
 
-	it('media types: a PDF is refused by default and uploaded with "Allow Any File Type"', async () => {
+	it('media types: a PDF is refused by default and uploaded with File Types "Any File"', async () => {
 		const pdf = [
 			{
 				binary: {
@@ -157,7 +157,7 @@ describe('Photo > Upload: types from content when the name has none', () => {
 		);
 		const allowed = await runEventPics({
 			emu,
-			parameters: uploadParameters({ options: { allowOtherTypes: true } }),
+			parameters: uploadParameters({ options: { fileTypes: 'any' } }),
 			inputItems: pdf,
 		});
 		expect(allowed.items[0].json).toMatchObject({

@@ -202,8 +202,17 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 			'Cannot tell the media type of item 0\'s file: the extension ".zzz" of "scan.zzz" has no known media type',
 		);
 		expect(emu.uploads).toHaveLength(0);
-		const { items } = await runEventPics({ emu, parameters: upload({ options: { allowUnknownType: true } }), inputItems: input });
+		const { items } = await runEventPics({ emu, parameters: upload({ options: { fileTypes: 'unknown' } }), inputItems: input });
 		expect(items[0].json).toMatchObject({ fileName: 'scan.zzz', contentType: 'application/octet-stream' });
 		expect(emu.uploads[0].contentType).toBe('application/octet-stream');
+	});
+
+	it('File Types "Photos, Videos and Unknown Types" keeps the content checks: a page named .jpg is refused', async () => {
+		const page = Buffer.from('<!DOCTYPE html><html><body>Please log in</body></html>');
+		const input = [{ binary: { data: binaryFromBuffer(page, { fileName: 'photo.jpg', mimeType: 'image/jpeg' }) } }];
+		const { nodeError } = await runEventPics({ emu, parameters: upload({ options: { fileTypes: 'unknown' } }), inputItems: input });
+		expect(nodeError?.message).toMatch(/is refused: "photo\.jpg" would be sent as image\/jpeg, but its content is HTML/);
+		expect(nodeError?.description).toContain('set Options > "File Types" to "Any File"');
+		expect(emu.uploads).toHaveLength(0);
 	});
 });

@@ -20,7 +20,7 @@ import {
  * too. A UTF-16 HTML login page, a NUL byte followed by HTML, a DER key blob and
  * "\x01AWS_SECRET_ACCESS_KEY=..." named .jpg all went up as image/jpeg.
  *
- * Now SVG and other markup are refused unless "Allow Any File Type" is on; the content look reads
+ * Now SVG and other markup are refused unless File Types "Any File" is on; the content look reads
  * text in UTF-8 and UTF-16 (with or without a byte order mark) and after leading NUL or control
  * bytes, and knows archives, programs, databases, keystores and DER keys. A file named as a photo
  * or video whose bytes are no photo or video format at all is refused when it was fetched (a URL,
@@ -193,8 +193,8 @@ describe('security: active content and secrets are not uploaded as photos', () =
 		},
 	);
 
-	it('"Allow Any File Type" lets an SVG through', async () => {
-		const result = await fromBinary('logo.svg', SVG, { allowOtherTypes: true });
+	it('File Types "Any File" lets an SVG through', async () => {
+		const result = await fromBinary('logo.svg', SVG, { fileTypes: 'any' });
 		expect(result.items[0].json).toMatchObject({
 			outcome: 'uploaded',
 			contentType: 'image/svg+xml',
@@ -226,7 +226,7 @@ describe('security: a file named as a photo whose bytes are no photo or video fo
 		);
 
 		expect(emu.uploads).toHaveLength(0);
-		const allowed = await fromBinary('noise.jpg', NOISE, { allowOtherTypes: true });
+		const allowed = await fromBinary('noise.jpg', NOISE, { fileTypes: 'any' });
 		expect(allowed.items[0].json).toMatchObject({ outcome: 'uploaded', contentType: 'image/jpeg' });
 	});
 

@@ -49,12 +49,12 @@ beforeEach(() => {
 });
 
 const fromUrl = (fileUrl: string, options: object = {}) =>
-	uploadParameters({ source: 'url', fileUrl, options: { allowOtherTypes: true, ...options } });
+	uploadParameters({ source: 'url', fileUrl, options: { fileTypes: 'any', ...options } });
 
 const INTERNAL = `"files.example.test" is a name that resolves to 127.0.0.1, an address n8n's egress filter restricts`;
 
 describe("the URL source asks n8n's egress filter, which resolves host names", () => {
-	it('a name that resolves to 127.0.0.1 is refused before any request, even with Allow Any File Type', async () => {
+	it('a name that resolves to 127.0.0.1 is refused before any request, even with File Types "Any File"', async () => {
 		const { nodeError } = await runEventPics({
 			emu,
 			parameters: fromUrl('http://files.example.test/secret.json'),

@@ -393,7 +393,7 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			'Input item 0\'s file from the File URL "http://files.example.com/album/photo.jpg" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
 		);
 		expect(nodeError?.description).toBe(
-			'This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "Allow Any File Type".',
+			'This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, set Options > "File Types" to "Any File".',
 		);
 		expect(apiCalls()).toHaveLength(0);
 	});
@@ -429,16 +429,16 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			'Input item 0\'s file from the File URL "http://files.example.com/role.txt" is refused: "role.txt" would be sent as text/plain, which is neither a photo nor a video',
 		);
 		expect(nodeError?.description).toBe(
-			'An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "Allow Any File Type" to upload it anyway.',
+			'An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or set Options > "File Types" to "Any File" to upload it anyway.',
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});
 
-	it('"Allow Any File Type" uploads it anyway, when the user asks', async () => {
+	it('File Types "Any File" uploads it anyway, when the user asks', async () => {
 		host.route('/page.jpg', serve.html(LOGIN));
 		const { items } = await runEventPics({
 			emu,
-			parameters: fromUrl('http://files.example.com/page.jpg', { allowOtherTypes: true }),
+			parameters: fromUrl('http://files.example.com/page.jpg', { fileTypes: 'any' }),
 		});
 		expect(items[0].json).toMatchObject({
 			fileName: 'page.jpg',

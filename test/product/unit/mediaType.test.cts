@@ -69,7 +69,7 @@ describe('decideType: name and Content-Type from the name, the MIME type and the
 		).toMatchObject({ ok: true, contentType: 'application/pdf' });
 	});
 
-	it('sends octet-stream only with "Allow Unknown Types" (or "Allow Any File Type")', () => {
+	it('sends octet-stream only with File Types "Photos, Videos and Unknown Types" (or "Any File")', () => {
 		expect(decideType('scan.zzz', undefined, RANDOM, strict)).toMatchObject({
 			ok: false,
 			kind: 'unknown',
@@ -99,7 +99,7 @@ describe('decideType: name and Content-Type from the name, the MIME type and the
 		expect(
 			decideType('photo.jpg', 'image/jpeg', HTML, { allowUnknown: false, allowOther: true }),
 		).toMatchObject({ ok: true, contentType: 'image/jpeg' });
-		// SVG is markup: refused as no photo by default (issue 19), taken with "Allow Any File Type"
+		// SVG is markup: refused as no photo by default (issue 19), taken with File Types "Any File"
 		const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg">');
 		expect(decideType('logo.svg', 'image/svg+xml', svg, strict)).toEqual({
 			ok: false,

@@ -43,7 +43,7 @@ async function nodeChecks({ check, page, app }) {
 			};
 		}, CUT_AS_SEEN);
 		const names = widths.map((entry) => entry.text);
-		for (const name of ['Allow Any File Type', 'Allow Unknown Types', 'Skip Files Uploaded Before'])
+		for (const name of ['Allow Internal Addresses', 'File Types', 'Skip Files Uploaded Before'])
 			assert.ok(names.includes(name), `the list has no "${name}": ${names.join(', ')}`);
 		const long = widths.filter((entry) => entry.width > room);
 		assert.deepEqual(

@@ -3,10 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { NUMBER_RULES } from '../../helpers/numberOption';
 import { DEFAULT_RETRY_POLICY } from '../../transport/retry';
 import {
-	ALLOW_ANY_TYPE,
-	ALLOW_UNKNOWN_TYPES,
 	AUTOMATIC_CONCURRENCY,
 	DEFAULT_MAX_FILE_SIZE_MB,
+	FILE_TYPES,
 } from './upload/uploadOptions';
 
 /** A numeric option: its label and range from NUMBER_RULES, the same rule the run-time check uses. */
@@ -35,14 +34,6 @@ function numberOption(
  */
 const allowOptions: INodeProperties[] = [
 	{
-		displayName: ALLOW_ANY_TYPE,
-		name: 'allowOtherTypes',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to upload files that are not photos or videos (PDFs, audio, text, HTML, SVG, files whose bytes are no photo) instead of refusing them',
-	},
-	{
 		displayName: 'Allow Internal Addresses',
 		name: 'allowInternalAddresses',
 		type: 'boolean',
@@ -50,15 +41,34 @@ const allowOptions: INodeProperties[] = [
 		description:
 			'Whether the File URL, and the upload address EventPics answers with, may point to this machine or a private network (localhost, 10.x, 192.168.x, ...). Only for local set-ups you trust.',
 	},
-	{
-		displayName: ALLOW_UNKNOWN_TYPES,
-		name: 'allowUnknownType',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to upload a file whose type cannot be told (unknown extension, unrecognised content) as application/octet-stream instead of refusing it',
-	},
 ];
+
+/** What the node uploads: photos and videos, also unknown types, or any file. */
+const fileTypesOption: INodeProperties = {
+	displayName: 'File Types',
+	name: 'fileTypes',
+	type: 'options',
+	default: 'media',
+	description: 'Which files to upload; others are refused with an error that names the file',
+	options: [
+		{
+			name: FILE_TYPES.any,
+			value: 'any',
+			description: 'Any file (PDFs, audio, text, HTML, SVG), without looking at its content',
+		},
+		{
+			name: FILE_TYPES.media,
+			value: 'media',
+			description: 'Photos and videos whose content is what their name says',
+		},
+		{
+			name: FILE_TYPES.unknown,
+			value: 'unknown',
+			description:
+				'Also files whose type cannot be told (camera RAW, unknown extensions), sent as application/octet-stream',
+		},
+	],
+};
 
 const maxFileSizeOption = numberOption(
 	'maxFileSizeMb',
@@ -102,6 +112,7 @@ export const optionsField: INodeProperties = {
 			description:
 				"Name to upload the file under, instead of its own. An extension is added from the file's MIME type when the name has none.",
 		},
+		fileTypesOption,
 		numberOption(
 			'maxAttempts',
 			DEFAULT_RETRY_POLICY.maxAttempts,

@@ -3,7 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { TypeDecision } from '../../../helpers/mediaType';
 import type { AdviceWords } from '../../../transport/errors';
-import { ALLOW_ANY_TYPE, ALLOW_UNKNOWN_TYPES } from './uploadOptions';
+import { FILE_TYPES } from './uploadOptions';
+
+const ANY_FILE = `set Options > "File Types" to "${FILE_TYPES.any}"`;
 
 /**
  * What the Upload operation tells a user to do: the advice that names its options. Transport says
@@ -11,10 +13,10 @@ import { ALLOW_ANY_TYPE, ALLOW_UNKNOWN_TYPES } from './uploadOptions';
  */
 
 const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
-	unknown: `Give the file a name with a known extension in Options > "File Name", or turn on Options > "${ALLOW_UNKNOWN_TYPES}" to send it as application/octet-stream.`,
-	notMedia: `An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or turn on Options > "${ALLOW_ANY_TYPE}" to upload it anyway.`,
-	text: `This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
-	unrecognised: `A file named as a photo or video must be one the node can recognise (JPEG, PNG, GIF, WebP, HEIC, AVIF, TIFF, BMP, MP4, QuickTime, AVI, WebM, Matroska, MPEG). Check the file or its address; to upload it anyway, turn on Options > "${ALLOW_ANY_TYPE}".`,
+	unknown: `Give the file a name with a known extension in Options > "File Name", or set Options > "File Types" to "${FILE_TYPES.unknown}" to send it as application/octet-stream.`,
+	notMedia: `An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or ${ANY_FILE} to upload it anyway.`,
+	text: `This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, ${ANY_FILE}.`,
+	unrecognised: `A file named as a photo or video must be one the node can recognise (JPEG, PNG, GIF, WebP, HEIC, AVIF, TIFF, BMP, MP4, QuickTime, AVI, WebM, Matroska, MPEG). Check the file or its address; to upload it anyway, ${ANY_FILE}.`,
 };
 
 /** A file whose type is unknown or not one an album takes: which file, why, and what to do. */

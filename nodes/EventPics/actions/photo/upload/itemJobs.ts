@@ -111,7 +111,12 @@ function urlJob(ctx: IExecuteFunctions, base: JobBase, eventFacts: FileFacts): U
 	const { itemIndex, options } = base;
 	const address = String(ctx.getNodeParameter('fileUrl', itemIndex, '')).trim();
 	if (address === '') {
-		throw itemError(ctx, itemIndex, `Input item ${itemIndex} has no File URL`, SOURCE_ADVICE.fileUrl);
+		throw itemError(
+			ctx,
+			itemIndex,
+			`Input item ${itemIndex} has no File URL`,
+			SOURCE_ADVICE.fileUrl,
+		);
 	}
 	const limits = downloadLimits(ctx, itemIndex, options);
 	const origin = shownAddress(address) ?? address;

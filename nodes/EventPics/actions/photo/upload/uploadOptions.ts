@@ -23,9 +23,16 @@ export function concurrencyOf(options: UploadOptions): { max: number; start?: nu
 		: { max: concurrency };
 }
 
-/** The names of the type options, as the Options list shows them and messages name them. */
-export const ALLOW_ANY_TYPE = 'Allow Any File Type';
-export const ALLOW_UNKNOWN_TYPES = 'Allow Unknown Types';
+/**
+ * Options > File Types: what the node uploads, as the list shows it and messages name it. Photos and
+ * videos only (the default); also files whose type cannot be told (camera RAW, unknown extensions),
+ * sent as application/octet-stream, the content checks kept; or any file, without the checks.
+ */
+export const FILE_TYPES = {
+	media: 'Photos and Videos',
+	unknown: 'Photos, Videos and Unknown Types',
+	any: 'Any File',
+} as const;
 
 /** Timeout (Seconds), as messages name it: "did not finish within 1 s (Timeout)". */
 export const TIMEOUT_NAME = 'Timeout';
@@ -35,6 +42,8 @@ export const DEFAULT_MAX_FILE_SIZE_MB = 1024;
 
 export interface UploadOptions {
 	fileName?: string;
+	/** Options > File Types (a key of FILE_TYPES); read into the two rules below. */
+	fileTypes?: string;
 	allowUnknownType?: boolean;
 	maxAttempts?: number;
 	maxTotalWaitSeconds?: number;
@@ -100,6 +109,8 @@ export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number): Up
 		if (options[name] !== undefined)
 			options[name] = checkedOption(ctx, itemIndex, name, options[name]);
 	}
+	options.allowUnknownType = options.fileTypes === 'unknown' || options.fileTypes === 'any';
+	options.allowOtherTypes = options.fileTypes === 'any';
 	options.fileName = checkedText(ctx, itemIndex, 'File Name', fileNameText(options.fileName));
 	options.dedupeKey = checkedText(
 		ctx,
