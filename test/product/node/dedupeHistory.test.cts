@@ -123,6 +123,24 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 		expect(emu.uploads).toHaveLength(3 * (few.length + many.length));
 	});
 
+	it('says in the output when the run began the history, and only then', async () => {
+		const NEW =
+			"EventPics: this run began the node's history of uploaded files (Skip Files Uploaded Before). Files uploaded before the option was on are not in it, so any of them in this run went up again.";
+		const first = await run(photosOf(2));
+		expect(first.result.nodeHints.map((hint) => [hint.message, hint.type])).toEqual([
+			[NEW, 'info'],
+			['EventPics: 2 files uploaded.', 'info'],
+		]);
+		const next = await run(photosOf(2));
+		expect(next.result.nodeHints.map((hint) => hint.message)).toEqual([
+			'EventPics: 2 files uploaded.',
+		]);
+		// a history emptied (n8n's store cleared) is new again
+		engine.clearDedupStore();
+		const again = await run(photosOf(1));
+		expect(again.result.nodeHints[0].message).toBe(NEW);
+	});
+
 	it('records a key only for a file the storage confirmed: a failed file leaves nothing', async () => {
 		const photos = photosOf(3);
 		emu.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 400, times: 1 });

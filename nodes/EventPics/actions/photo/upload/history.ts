@@ -31,6 +31,8 @@ export const HISTORY_TIMING: Readonly<HistoryTiming> = Object.freeze({
 export interface HistoryEnd {
 	/** Keys of uploaded files that could not be recorded (the next run uploads them again). */
 	unrecorded: string[];
+	/** The node's history was empty when the run began: it knew no file uploaded before. */
+	isNew: boolean;
 	/** Set when the history is filling up. */
 	warning?: string;
 }
@@ -66,6 +68,9 @@ export class RunHistory {
 
 	private readonly done = new Set<string>();
 
+	/** Entries the run's first question wrote ("checked" entries of files never checked before). */
+	private addedByCheck = 0;
+
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		credential: { baseUrl: string; apiKey: string },
@@ -93,6 +98,7 @@ export class RunHistory {
 		this.keys = [...new Set(keys)];
 		if (this.keys.length === 0) return this.known;
 		const checked = await this.ask(this.keys.map((key) => this.checkedEntry(key)));
+		this.addedByCheck = checked.added.length;
 		const asked = this.keys.filter((key) => checked.seen.has(this.checkedEntry(key)));
 		if (asked.length === 0) return this.known;
 		const uploaded = await this.ask(asked.map((key) => this.uploadedEntry(key)));
@@ -107,15 +113,18 @@ export class RunHistory {
 	}
 
 	/**
-	 * The end of the run: records both entries of every uploaded file (the count for the warning
-	 * near the cap is read beside it), looks again where needed, and removes the "checked" entries
+	 * The end of the run: counts the list first (whether the history was new when the run began, and
+	 * how near its cap it is), records both entries of every uploaded file, looks again where
+	 * needed, and removes the "checked" entries
 	 * of files that did not go up (they would only cost the next run a question and its undo).
 	 */
 	async finish(): Promise<HistoryEnd> {
-		const end: HistoryEnd = { unrecorded: [] };
 		const done = [...this.done];
 		const left = this.keys.filter((key) => !this.known.has(key) && !this.done.has(key));
-		const counted = done.length + left.length > 0 ? this.count().catch(() => undefined) : undefined;
+		// counted before the record: the history was new when it holds only what this run's check wrote
+		const count =
+			done.length + left.length > 0 ? await this.count().catch(() => undefined) : undefined;
+		const end: HistoryEnd = { unrecorded: [], isNew: count === this.addedByCheck };
 		if (done.length > 0) {
 			try {
 				await this.record(done);
@@ -126,7 +135,6 @@ export class RunHistory {
 		if (left.length > 0) {
 			await this.remove(left.map((key) => this.checkedEntry(key))).catch(() => undefined);
 		}
-		const count = await counted;
 		if (count !== undefined && count + 2 * done.length >= HISTORY_WARN_AT) {
 			end.warning = fullWarning(Math.min(HISTORY_ENTRIES, count + 2 * done.length));
 		}

@@ -41,6 +41,9 @@ const reasonBefore =
 const reasonInRun = (itemIndex: number) =>
 	`Input item ${itemIndex} of this run has the same file for this event and album, and it was uploaded (Skip Files Uploaded Before).`;
 
+const NEW_HISTORY =
+	"EventPics: this run began the node's history of uploaded files (Skip Files Uploaded Before). Files uploaded before the option was on are not in it, so any of them in this run went up again.";
+
 type Prepared = { key: string; source: FileSource } | { error: unknown };
 
 /**
@@ -153,6 +156,8 @@ export async function recordHistory(
 	if (end.warning) {
 		ctx.addExecutionHints({ message: end.warning, type: 'warning', location: 'outputPane' });
 	}
+	if (end.isNew)
+		ctx.addExecutionHints({ message: NEW_HISTORY, type: 'info', location: 'outputPane' });
 	for (const { json } of outputs) {
 		const key = json.outcome === 'uploaded' ? json.dedupeKey : undefined;
 		if (typeof key !== 'string') continue;
