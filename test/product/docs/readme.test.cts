@@ -183,6 +183,7 @@ const OUTSIDE_NAMES = new Set([
 	'Poll Times',
 	'Predefined Credential Type',
 	'Remove Duplicates',
+	'Retry On Fail',
 	'Settings',
 	'SignatureDoesNotMatch',
 	'Timezone',
