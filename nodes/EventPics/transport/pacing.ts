@@ -36,7 +36,7 @@ const MIN_WINDOW_MS = 1000;
 const MAX_WINDOW_MS = 10_000;
 /** A 429 without Retry-After is noise unless over this share of the last ~NOISE_ANSWERS answers were 429s. */
 const NOISE_SHARE = 0.2;
-const NOISE_ANSWERS = 20;
+const NOISE_ANSWERS = 50;
 const REAL_CLOCK = { now: () => Date.now(), sleep };
 
 /**
@@ -122,7 +122,10 @@ export class Pacer {
 		const from = sentAt - windowMs - (first ? 0 : 500 / rate);
 		const through = this.accepted.filter((at) => at > from && at <= sentAt).length;
 		const measured = ((through + (first ? 1 : 0)) / (windowMs / 1000)) * LEVEL;
-		this.level = Math.max(MIN_RATE, Math.min(measured, rate ?? measured));
+		// a later cut at most halves the rate: a window the pacer itself held nearly empty (1 call in
+		// it) would otherwise set the level near 1/s for the rest of the run
+		const floor = first ? MIN_RATE : Math.max(MIN_RATE, rate / 2);
+		this.level = Math.max(floor, Math.min(measured, rate ?? measured));
 		this.goodSinceCut = first ? CLIMB_CALLS : 0; // the first measure: no back-off
 		this.cutAt = now;
 		if (first)

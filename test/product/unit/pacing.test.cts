@@ -162,6 +162,22 @@ describe('Pacer: the request rate under a limit (simulated on a hand-moved clock
 	});
 });
 
+describe('Pacer: a later 429 measures a window the pacer may have held', () => {
+	it('at most halves the rate, even when that window holds no accepted call', async () => {
+		const clock = handClock();
+		const pacer = new Pacer({ max: 64 }, 120_000, clock);
+		for (let i = 0; i < 40; i++) pacer.succeeded(5);
+		pacer.throttled(1000, 0);
+		// the first measure: the 40 let through and this one, a shade under
+		expect(pacer.rate()).toBeCloseTo(40.2, 1);
+		await clock.run(clock.sleep(5000));
+		// five seconds without a good answer (the calls were held, or failed otherwise), then a 429
+		pacer.throttled(1000, clock.now());
+		// half the rate, then the usual back-off below it; not the 0.5 a second an empty window says
+		expect(pacer.rate()).toBeCloseTo((40.18 / 2) * 0.95, 1);
+	});
+});
+
 describe('Pacer: the pauses', () => {
 	it('the first 429 holds every call for its window, then lets them go 1/rate apart in call order', async () => {
 		const clock = handClock();
