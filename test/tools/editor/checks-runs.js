@@ -16,6 +16,10 @@ const ui = require('./ui');
 
 const SAMPLES = path.join(__dirname, '..', '..', 'fixtures', 'samples');
 
+/** The hint of the run that begins a node's history of Skip Files Uploaded Before. */
+const NEW_HISTORY =
+	"EventPics: this run began the node's history of uploaded files (Skip Files Uploaded Before). Files uploaded before the option was on are not in it, so any of them in this run went up again.";
+
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {(name: string, body: () => Promise<Page | void>) => Promise<void>} Check */
 
@@ -51,7 +55,8 @@ async function runChecks({ check, page, context, app }) {
 		await uploadsReach(app.emulator, before + photos.length, page);
 		await ui.openNodeOnCanvas(page, 'Upload to EventPics');
 		const output = await ui.outputPane(page);
-		assert.deepEqual(output.hints, [`EventPics: ${photos.length} files uploaded.`]);
+		// the example has Skip Files Uploaded Before on: its first run in this n8n began the history
+		assert.deepEqual(output.hints, [NEW_HISTORY, `EventPics: ${photos.length} files uploaded.`]);
 		// the example keeps Simplify on: no empty "reason" column beside uploaded files
 		assert.deepEqual(output.columns.slice(0, 2), ['outcome', 'fileName']);
 		assert.deepEqual([...output.columns].sort(), [
@@ -72,6 +77,13 @@ async function runChecks({ check, page, context, app }) {
 		fs.writeFileSync(path.join(app.mixed, 'seen.jpg'), sample('booth-0001.jpg'));
 		await ui.openWorkflow(page, app.url, WORKFLOWS.outcomes.id);
 		await ui.executeWorkflow(page); // uploads seen.jpg
+		// the first run with Skip Files Uploaded Before on says that it began the history
+		await ui.openNodeOnCanvas(page, 'Upload to EventPics');
+		assert.deepEqual((await ui.outputPane(page)).hints, [
+			NEW_HISTORY,
+			'EventPics: 1 file uploaded.',
+		]);
+		await ui.escape(page);
 		fs.writeFileSync(path.join(app.mixed, 'new.jpg'), sample('booth-0002.jpg'));
 		fs.writeFileSync(path.join(app.mixed, 'broken.jpg'), '<html>Not found</html>');
 		await ui.executeWorkflow(page);
