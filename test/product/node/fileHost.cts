@@ -108,6 +108,24 @@ export const serve = {
 				.end(text),
 };
 
+/**
+ * Makes `host` the HTTP proxy of every request to a name other than 127.0.0.1 (the emulator is
+ * reached directly), so an address that names another host reaches the file host and nothing
+ * leaves this machine. The returned function puts both variables back as they were (unset stays
+ * unset).
+ */
+export function proxyThrough(host: FileHost): () => void {
+	const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+	process.env.HTTP_PROXY = host.url;
+	process.env.NO_PROXY = '127.0.0.1';
+	return () => {
+		for (const [name, value] of Object.entries(saved)) {
+			if (value === undefined) delete process.env[name];
+			else process.env[name] = value;
+		}
+	};
+}
+
 export async function startFileHost(): Promise<FileHost> {
 	const routes = new Map<string, Handler>();
 	const requests: HostRequest[] = [];

@@ -1,7 +1,7 @@
 import type { Emulator } from '../node/fixture.cts';
 import { runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
 import type { FileHost } from '../node/fileHost.cts';
-import { serve, startFileHost } from '../node/fileHost.cts';
+import { proxyThrough, serve, startFileHost } from '../node/fileHost.cts';
 import { resolveNames } from '../node/names.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -24,22 +24,20 @@ const PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc
 
 let emu: Emulator;
 let host: FileHost;
-const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+let restoreProxy: () => void;
 
 beforeAll(async () => {
 	Container.get(SsrfProtectionConfig).enabled = false;
 	resolveNames({ 'files.example.test': '127.0.0.1', 'files.example.com': '93.184.215.14' });
 	emu = await startEmulator();
 	host = await startFileHost();
-	process.env.HTTP_PROXY = host.url;
-	process.env.NO_PROXY = '127.0.0.1';
+	restoreProxy = proxyThrough(host);
 	host.route('/secret.json', serve.file(SECRET, 'application/json'));
 	host.route('/photo.jpg', serve.file(PHOTO, 'image/jpeg'));
 	host.route('/to-internal', serve.redirect('http://files.example.test/secret.json'));
 });
 afterAll(async () => {
-	process.env.HTTP_PROXY = saved.HTTP_PROXY;
-	process.env.NO_PROXY = saved.NO_PROXY;
+	restoreProxy();
 	await emu.close();
 	await host.close();
 });

@@ -12,7 +12,7 @@ import {
 	uploadParameters,
 } from '../node/fixture.cts';
 import type { FileHost } from '../node/fileHost.cts';
-import { serve, startFileHost } from '../node/fileHost.cts';
+import { proxyThrough, serve, startFileHost } from '../node/fileHost.cts';
 
 /**
  * Threats to the URL source (issue 9, items 2, 3, 5 and 6): server-side request forgery into this
@@ -44,7 +44,7 @@ const { SsrfProtectionConfig } = require('@n8n/config');
 
 let emu: Emulator;
 let host: FileHost;
-const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+let restoreProxy: () => void;
 
 beforeAll(async () => {
 	// n8n's own SSRF protection, off as by default; read when its service is first built (first request)
@@ -53,14 +53,12 @@ beforeAll(async () => {
 	ssrf.allowedIpRanges = ['127.0.0.1/32'];
 	emu = await startEmulator();
 	host = await startFileHost();
-	process.env.HTTP_PROXY = host.url;
-	process.env.NO_PROXY = '127.0.0.1';
+	restoreProxy = proxyThrough(host);
 	host.route('/secret.json', serve.file(SECRET, 'application/json'));
 	host.route('/photo.jpg', serve.file(PHOTO, 'image/jpeg'));
 });
 afterAll(async () => {
-	process.env.HTTP_PROXY = saved.HTTP_PROXY;
-	process.env.NO_PROXY = saved.NO_PROXY;
+	restoreProxy();
 	await emu.close();
 	await host.close();
 });

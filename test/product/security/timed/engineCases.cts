@@ -12,7 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { FileHost } from '../../node/fileHost.cts';
-import { serve, startFileHost } from '../../node/fileHost.cts';
+import { proxyThrough, serve, startFileHost } from '../../node/fileHost.cts';
 import type { Emulator, RunResult } from '../../node/fixture.cts';
 import {
 	binaryFromBuffer,
@@ -33,9 +33,7 @@ let ready: Promise<{ emu: Emulator; host: FileHost }> | undefined;
 async function setUp(): Promise<{ emu: Emulator; host: FileHost }> {
 	const emu = await startEmulator();
 	const host = await startFileHost();
-	// addresses other than 127.0.0.1 reach the file host as their proxy: nothing leaves this machine
-	process.env.HTTP_PROXY = host.url;
-	process.env.NO_PROXY = '127.0.0.1';
+	proxyThrough(host); // for the whole process: the cases share these servers
 	host.route('/warm.jpg', serve.file(PHOTO, 'image/jpeg'));
 	await runEventPics({ emu, parameters: uploadParameters(), inputItems: [photoItem('warm.jpg')] });
 	await runEventPics({ emu, parameters: fromUrl(`${host.url}/warm.jpg`) });
