@@ -7,7 +7,7 @@ import { shownSize } from '../helpers/size';
 import { capText, shown, headerText } from '../helpers/text';
 import { REDIRECT_STATUSES, callerWith, withCancel } from './request';
 import { egressRefusal } from './egress';
-import { n8nSsrfBlock, networkFailure, networkWords } from './errors';
+import { findNetworkCode, n8nSsrfBlock, networkWords } from './errors';
 import type { BinaryStream } from './upload';
 import type { TransferWatch } from './watch';
 import {
@@ -91,7 +91,7 @@ function failedRequest(url: string, error: unknown): DownloadRefusal {
 			description: `${blocked} (n8n's SSRF protection, N8N_SSRF_PROTECTION_ENABLED, is on.)`,
 		};
 	}
-	const networkCode = networkFailure('download', error).networkCode!;
+	const networkCode = findNetworkCode(error) ?? 'NETWORK_ERROR';
 	// the code stays out of the message: n8n swaps a message naming ECONNREFUSED & co. for a generic one
 	return {
 		reason: `could not download "${url}": ${networkWords(networkCode)}`,
@@ -100,7 +100,7 @@ function failedRequest(url: string, error: unknown): DownloadRefusal {
 }
 
 function brokeOff(url: string, error: unknown, received: number): DownloadRefusal {
-	const { networkCode } = networkFailure('download', error);
+	const networkCode = findNetworkCode(error) ?? 'NETWORK_ERROR';
 	return {
 		reason: `could not download "${url}": the download broke off after ${shownSize(received)}`,
 		description: `${STOPPED} (${networkCode}). ${AGAIN}`,
