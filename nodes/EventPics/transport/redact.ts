@@ -12,70 +12,23 @@ function replaceForms(text: string, forms: string[]): string {
 	return result;
 }
 
-/**
- * A line break between two base64 characters: a real one (MIME wraps base64 every 76 characters,
- * PEM every 64) or one written as `\n` inside JSON text. Each position is tried once in constant
- * time (no quantifier to backtrack).
- */
-const WRAP = /([A-Za-z0-9+/=_-])(?:\r?\n|\\r\\n|\\n)(?=[A-Za-z0-9+/=_-])/g;
-
-/** The text with every form of the key replaced, base64 across line breaks included. */
-function redactWith(text: string, forms: string[]): string {
-	const redacted = replaceForms(text, forms);
-	const joined = redacted.replace(WRAP, '$1');
-	if (joined === redacted) return redacted;
-	// the lines are joined only where that reveals the key
-	const again = replaceForms(joined, forms);
-	return again === joined ? redacted : again;
-}
-
-/** `text` with every occurrence of `secret`, in any of its forms, replaced. */
+/** `text` with every occurrence of `secret`, in any of its forms (secretForms.ts), replaced. */
 export function redact(text: string, secret: string | undefined): string {
-	return secret ? redactWith(text, secretForms(secret)) : text;
+	return secret ? replaceForms(text, secretForms(secret)) : text;
 }
 
 /**
- * Where to cut `text` near `max` so that no form of the key is cut in two (a half key would escape
- * redaction): before any form that starts before `max` and ends after it.
- */
-function safeCut(text: string, max: number, forms: string[]): number {
-	let cut = max;
-	for (let moved = true; moved;) {
-		moved = false;
-		for (const form of forms) {
-			const from = Math.max(0, cut - form.length + 1);
-			const at = text.slice(from, cut + form.length - 1).indexOf(form);
-			if (at !== -1 && from + at < cut) {
-				cut = from + at;
-				moved = true;
-			}
-		}
-	}
-	return cut;
-}
-
-/**
- * `text` cut to `max` characters (with a note of how many were left out), then the key redacted in
- * what is kept. Only the start of a long text is ever searched, so the work is bounded by `max`
- * whatever the size of the text; the cut never splits a form of the key.
+ * `text` cut to `max` characters (with a note of how many were left out), the key redacted in what
+ * is kept. Only the start of a long text is searched, so the work is bounded by `max` whatever the
+ * size of the text. The key is redacted before the cut, in a window long enough to hold whole any
+ * form that starts before it, so the cut never leaves part of a key.
  */
 export function redactCapped(text: string, max: number, secret: string | undefined): string {
 	if (!secret) return capText(text, max);
 	const forms = secretForms(secret);
-	if (text.length <= max) return redactWith(text, forms);
-	// enough beyond the cut to see a form that crosses it, also when base64 is wrapped over lines
-	const window = text.slice(0, max + 4 * forms[0].length + 8);
-	// the lines joined where that reveals the key, so that the cut sees the wrapped key whole
-	const joined = window.replace(WRAP, '$1');
-	const view = occurrences(joined, forms) > occurrences(window, forms) ? joined : window;
-	const cut = safeCut(view, max, forms);
-	return `${replaceForms(view.slice(0, cut), forms)}… (${text.length - cut} more characters not shown)`;
-}
-
-function occurrences(text: string, forms: string[]): number {
-	let found = 0;
-	for (const form of forms) found += text.split(form).length - 1;
-	return found;
+	if (text.length <= max) return replaceForms(text, forms);
+	const window = replaceForms(text.slice(0, max + forms[0].length), forms);
+	return `${window.slice(0, max)}… (${text.length - max} more characters not shown)`;
 }
 
 /**
@@ -122,7 +75,7 @@ export function redactDetails(
 ): unknown {
 	const json = boundedJson(value ?? null, maxJson);
 	if (json.complete && json.text.length <= maxJson) {
-		const text = secret ? redactWith(json.text, secretForms(secret)) : json.text;
+		const text = redact(json.text, secret);
 		// a form of the key that spanned JSON syntax: keep the redacted text
 		return jsonParse<unknown>(text, { fallbackValue: text });
 	}

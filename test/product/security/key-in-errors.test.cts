@@ -1,16 +1,29 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { Emulator } from '../node/fixture.cts';
-import { binaryFromBuffer, mediaBytes, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
+import {
+	binaryFromBuffer,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from '../node/fixture.cts';
 
 /**
  * Threat: a server echoes the API key back in an error, not as it was sent but encoded: base64 (as in
  * a Basic header or a token dump), URL-encoded (as in a logged address), JSON-escaped (a key holding
  * `"` or `\` inside a JSON string, or a JSON document inside a string), and inside `details`. Plain
- * redaction missed these; every form must be blanked out of the error and everything saved.
+ * redaction missed these; every such form must be blanked out of the error and everything saved.
+ * Issue 29 narrowed the forms to these, the ones an API plausibly echoes: hex, HTML entities,
+ * `\u` escapes of every character and base64 wrapped over lines are no longer looked for.
  */
-describe('security: the key is redacted from errors in every encoding', () => {
+describe('security: the key is redacted from errors in every form an API echoes', () => {
 	let emu: Emulator;
 	beforeAll(async () => (emu = await startEmulator()));
 	afterAll(async () => await emu.close());
@@ -19,35 +32,18 @@ describe('security: the key is redacted from errors in every encoding', () => {
 	/** A key with the characters that change under each encoding. */
 	const KEY = 'ep_live_"quo\\te/+?&=key 0123456789';
 
-	const everyUnit = (key: string, encode: (code: number) => string) =>
-		[...key].map((c) => encode(c.charCodeAt(0))).join('');
 	const forms = (key: string) => ({
 		raw: key,
 		json: JSON.stringify(key).slice(1, -1),
 		jsonTwice: JSON.stringify(JSON.stringify(key)).slice(1, -1),
+		jsonPhp: JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/'),
 		url: encodeURIComponent(key),
+		urlLowerCase: encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
 		form: encodeURIComponent(key).replace(/%20/g, '+'),
 		base64: Buffer.from(key).toString('base64'),
 		base64InBearer: Buffer.from(`Bearer ${key}`).toString('base64'),
 		base64url: Buffer.from(`x${key}`).toString('base64url'),
-		// issue 19: what survived redaction before
-		urlLowerCase: encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
-		urlEveryByte: Buffer.from(key).toString('hex').replace(/../g, '%$&'),
-		hex: Buffer.from(key).toString('hex'),
-		hexUpper: Buffer.from(key).toString('hex').toUpperCase(),
-		unicodeEscapes: everyUnit(key, (code) => `\\u${code.toString(16).padStart(4, '0')}`),
-		jsonGo: JSON.stringify(key).slice(1, -1).replace(/&/g, '\\u0026'),
-		jsonPhp: JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/'),
-		htmlEntities: key.replace(/&/g, '&amp;').replace(/"/g, '&quot;'),
-		htmlNumeric: everyUnit(key, (code) => `&#${code};`),
-		htmlHex: everyUnit(key, (code) => `&#x${code.toString(16)};`),
 	});
-
-	/** base64 as MIME writes it: lines of 76 characters (the key's part is split over two lines). */
-	const wrapped = (key: string) =>
-		Buffer.from(`Authorization: Bearer ${key}`)
-			.toString('base64')
-			.replace(/.{1,40}/g, '$&\r\n');
 
 	const echoing = (key: string) =>
 		JSON.stringify({
@@ -57,18 +53,12 @@ describe('security: the key is redacted from errors in every encoding', () => {
 				sent: key,
 				nested: JSON.stringify({ apiKey: key }),
 				encoded: Object.values(forms(key)),
-				mime: wrapped(key),
 			},
 		});
 
 	const expectNoForm = (text: string, key: string) => {
 		for (const [name, form] of Object.entries(forms(key))) {
 			expect({ name, found: text.includes(form) }).toEqual({ name, found: false });
-		}
-		// the wrapped base64: no line of it that holds the key's bits is left (JSON shows CR LF as \r\n)
-		const lines = wrapped(key).split('\r\n').filter((line) => line.length > 0);
-		for (const line of lines.slice(1, -1)) {
-			expect({ line, found: text.includes(line) }).toEqual({ line, found: false });
 		}
 		// the redaction is there, so the test is not passing on an empty error
 		expect(text).toContain('[redacted API key]');
@@ -115,12 +105,11 @@ describe('security: the key is redacted from errors in every encoding', () => {
 		expectNoForm(result.text(), emu.apiKey);
 	});
 
-	/** Where the key's own characters start in a form, and the first of them. */
-	const bearerBase64 = () => Buffer.from(`Authorization: Bearer ${KEY}`).toString('base64');
+	/** A form of the key, where the key's own characters start in it, and the first of them. */
+	const base64 = () => Buffer.from(KEY).toString('base64');
 	it.each([
 		['raw', () => KEY, 0, KEY.slice(0, 6)],
-		// 22 bytes of "Authorization: Bearer " are 29⅓ base64 characters: the key's own start at 30
-		['in base64 wrapped over lines', () => wrapped(KEY), 31, bearerBase64().slice(30, 36)],
+		['in base64', base64, 0, base64().slice(0, 6)],
 	])(
 		'a long message with the key %s across the point where it is cut: no part of the key is shown',
 		async (_how, form, keyStart, keyHead) => {
