@@ -25,12 +25,12 @@ export interface Account extends CheckedCredential {
 
 /**
  * Reads the credential once per execution (see `readCredential`); the events are asked for when first
- * needed. `words` are the operation's advice for a failed listing (see transport/errors.ts).
+ * needed. `context`: the operation's advice for a failed listing (see transport/errors.ts).
  */
 export async function readAccount(
 	ctx: IExecuteFunctions,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
-	words: Pick<FailureContext, 'advice' | 'waitLimit'> = {},
+	context: Pick<FailureContext, 'advice' | 'waitLimit'> = {},
 ): Promise<Account> {
 	const { baseUrl, apiKey } = await readCredential(ctx);
 	let pending: Promise<Awaited<ReturnType<typeof listEvents>>> | undefined;
@@ -48,7 +48,7 @@ export async function readAccount(
 				...result,
 				itemIndex,
 				secret: apiKey,
-				...words,
+				...context,
 			});
 		},
 	};

@@ -7,7 +7,7 @@ import { shownSize } from '../helpers/size';
 import { capText, shown, headerText } from '../helpers/text';
 import { REDIRECT_STATUSES, callerWith, withCancel } from './request';
 import { egressRefusal } from './egress';
-import { findNetworkCode, n8nSsrfBlock, networkWords } from './errors';
+import { findNetworkCode, n8nSsrfBlock, networkErrorText } from './errors';
 import type { BinaryStream } from './upload';
 import type { TransferWatch } from './watch';
 import {
@@ -94,7 +94,7 @@ function failedRequest(url: string, error: unknown): DownloadRefusal {
 	const networkCode = findNetworkCode(error) ?? 'NETWORK_ERROR';
 	// the code stays out of the message: n8n swaps a message naming ECONNREFUSED & co. for a generic one
 	return {
-		reason: `could not download "${url}": ${networkWords(networkCode)}`,
+		reason: `could not download "${url}": ${networkErrorText(networkCode)}`,
 		description: `No answer came back (${networkCode}). Check that the File URL is right and that its server is reachable from the machine n8n runs on.`,
 	};
 }

@@ -57,7 +57,7 @@ export function networkKind(code: string): NetworkKind {
 	return 'other';
 }
 
-const NETWORK_WORDS: Record<NetworkKind, string> = {
+const NETWORK_ERROR_TEXT: Record<NetworkKind, string> = {
 	refused: 'the server refused the connection (nothing listens there)',
 	notFound: 'the host name was not found',
 	closed: 'the server closed the connection before it answered',
@@ -73,8 +73,8 @@ const NETWORK_WORDS: Record<NetworkKind, string> = {
  * swaps a message naming ECONNRESET, ECONNREFUSED, ETIMEDOUT and the like for a generic sentence
  * that no longer says which request failed (the description, which names the code, is kept).
  */
-export function networkWords(code: string): string {
-	return NETWORK_WORDS[networkKind(code)];
+export function networkErrorText(code: string): string {
+	return NETWORK_ERROR_TEXT[networkKind(code)];
 }
 
 /** Longest answer text searched for an S3-style XML error (such a document is a few hundred bytes). */
@@ -136,7 +136,7 @@ export function networkFailure(step: Step, error: unknown): Failure {
 	return {
 		step,
 		networkCode,
-		summary: `${stepLabel(step)} got no answer: ${networkWords(networkCode)}.`,
+		summary: `${stepLabel(step)} got no answer: ${networkErrorText(networkCode)}.`,
 	};
 }
 
@@ -253,7 +253,7 @@ export interface FailureContext {
 	 * The caller's words for some kinds of failure: the operation names its own options (transport
 	 * knows none), the trigger says it asks again at its next poll.
 	 */
-	advice?: AdviceWords;
+	advice?: AdviceByKind;
 	/** Said after the advice, whatever the failure. */
 	afterAdvice?: string;
 	/** The caller's name for the limit on all waits of a request, as its user sets it. */
@@ -303,7 +303,7 @@ export type FailureKind =
 	| 'other';
 
 /** A caller's own words for some kinds of failure (its options, its way of trying again). */
-export type AdviceWords = Partial<Record<FailureKind, string>>;
+export type AdviceByKind = Partial<Record<FailureKind, string>>;
 
 /** The kind of a failure, for its advice. */
 export function failureKind(failure: Failure): FailureKind {

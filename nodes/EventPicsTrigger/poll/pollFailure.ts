@@ -1,6 +1,6 @@
 import type { INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { AdviceWords } from '../../EventPics/transport/errors';
+import type { AdviceByKind } from '../../EventPics/transport/errors';
 import { failureToError } from '../../EventPics/transport/errors';
 import type { RetryResult } from '../../EventPics/transport/retry';
 
@@ -9,7 +9,7 @@ const NOTHING_LOST =
 	'The trigger keeps what it has seen: once polls succeed again it reports only what is new, nothing twice.';
 
 /** What to do, where the trigger has words of its own: it asks again at its next poll. */
-const TRIGGER_ADVICE: AdviceWords = {
+const TRIGGER_ADVICE: AdviceByKind = {
 	unauthorized:
 		'EventPics refused the API key of the credential. Copy the key again from the EventPics app (open the event, then the API key management) into the EventPics credential.',
 	rateLimited:

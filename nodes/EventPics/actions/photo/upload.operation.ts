@@ -9,7 +9,7 @@ import type { Account } from '../account';
 import { readAccount } from '../account';
 import { UPLOAD_ADVICE, WAIT_LIMIT } from './upload/advice';
 import { sanitizeFileName } from '../../helpers/fileName';
-import type { FileFacts } from './upload/fileOutput';
+import type { FileDetails } from './upload/fileOutput';
 import { failedOutput, outcomeHint, simplifiedOutput } from './upload/fileOutput';
 import type { UploadJob } from './upload/itemJobs';
 import { itemJobs } from './upload/itemJobs';
@@ -147,7 +147,7 @@ async function uploadAll(ctx: IExecuteFunctions, run: UploadRun): Promise<void> 
 					nodeError,
 					job.itemIndex,
 					mode.errorOutput,
-					job.facts,
+					job.details,
 				);
 		} finally {
 			if (file && 'settle' in file) file.settle(false); // no-op once the file was uploaded
@@ -156,7 +156,7 @@ async function uploadAll(ctx: IExecuteFunctions, run: UploadRun): Promise<void> 
 }
 
 /** The file a failed item names, where its check failed before it had jobs: its first named binary file. */
-function itemFile(ctx: IExecuteFunctions, itemIndex: number): FileFacts {
+function itemFile(ctx: IExecuteFunctions, itemIndex: number): FileDetails {
 	const binaries = ctx.getInputData()[itemIndex]?.binary ?? {};
 	const named = Object.entries(binaries).find(([, binary]) => binary?.fileName);
 	if (!named) return {};

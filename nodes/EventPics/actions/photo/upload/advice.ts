@@ -2,7 +2,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { TypeDecision } from '../../../helpers/mediaType';
-import type { AdviceWords } from '../../../transport/errors';
+import type { AdviceByKind } from '../../../transport/errors';
 import { FILE_TYPES } from './uploadOptions';
 
 const ANY_FILE = `set Options > "File Types" to "${FILE_TYPES.any}"`;
@@ -53,7 +53,7 @@ export type SourceFix = keyof typeof SOURCE_ADVICE;
 export const WAIT_LIMIT = '"Max Total Wait (Seconds)"';
 
 /** A failed call of the Upload operation: the advice that names its options (else the general one). */
-export const UPLOAD_ADVICE: AdviceWords = {
+export const UPLOAD_ADVICE: AdviceByKind = {
 	refusedAddress:
 		'An upload address must use https:// (plain http:// only with a local http:// Base URL) and point outside this machine and its network, unless the Base URL is itself a local address or Options > "Allow Internal Addresses" is on. Check the Base URL in the EventPics credential: the EventPics API answers with its storage\'s https:// address.',
 	stalled: `The connection to the storage stopped moving data. Run the workflow again; if the network pauses for longer than Options > "Timeout (Seconds)", raise it.`,

@@ -4,7 +4,7 @@ import { SNIFF_BYTES } from '../../../helpers/sniff';
 import type { BinaryStream, TryBodies, UploadBody } from '../../../transport/upload';
 import type { FileSource } from './fileSources';
 
-/** What the look at a file's start found. */
+/** What reading a file's start found. */
 export interface Inspection {
 	/** The first bytes of the file (SNIFF_BYTES at most): its format signature, or text. */
 	head: Uint8Array;
@@ -14,7 +14,7 @@ export interface Inspection {
 }
 
 /**
- * The body of one upload, the one owner of its streams from open to dispose: `look` opens the file,
+ * The body of one upload, the one owner of its streams from open to dispose: `readHead` opens the file,
  * reads its start (format signature, EXIF) and closes it; every try of the PUT opens the file anew
  * (a stream is spent once sent) and `endTry` closes it when the try has ended; `dispose` closes what
  * is still open and lets go of a file held whole in memory.
@@ -26,7 +26,7 @@ export class FileBody implements TryBodies {
 	constructor(private readonly source: FileSource) {}
 
 	/** Reads the start of the file: its first bytes, and the EXIF capture time when asked (at most 1 MiB). */
-	async look(wantsExif: boolean, timeZone: string): Promise<Inspection> {
+	async readHead(wantsExif: boolean, timeZone: string): Promise<Inspection> {
 		const body = await this.source.open();
 		if (Buffer.isBuffer(body)) return await inspect(bufferSource(body), wantsExif, timeZone, body);
 		const bytes = streamSource(body);

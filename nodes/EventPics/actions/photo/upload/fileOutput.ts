@@ -44,12 +44,13 @@ const FIELDS = [
 type FileField = (typeof FIELDS)[number];
 
 /** What is known of a file, by output field; absent fields become null. */
-export type FileFacts = Partial<Record<Exclude<FileField, 'outcome'>, IDataObject[string]>>;
+export type FileDetails = Partial<Record<Exclude<FileField, 'outcome'>, IDataObject[string]>>;
 
 /** The output JSON of one file: every field, `outcome` first, `warnings` always a list. */
-export function fileOutput(outcome: Outcome, facts: FileFacts): IDataObject {
+export function fileOutput(outcome: Outcome, details: FileDetails): IDataObject {
 	const json: IDataObject = {};
-	for (const field of FIELDS) json[field] = field === 'outcome' ? outcome : (facts[field] ?? null);
+	for (const field of FIELDS)
+		json[field] = field === 'outcome' ? outcome : (details[field] ?? null);
 	if (!Array.isArray(json.warnings)) json.warnings = [];
 	return json;
 }
@@ -75,7 +76,7 @@ export function simplifiedOutput(json: IDataObject): IDataObject {
 }
 
 /** Taken At as epoch milliseconds and as ISO 8601 in the workflow's time zone (with its offset). */
-export function takenAtFacts(takenAt: number | undefined, timeZone: string): FileFacts {
+export function takenAtDetails(takenAt: number | undefined, timeZone: string): FileDetails {
 	if (takenAt === undefined) return { takenAt: null, takenAtIso: null };
 	return { takenAt, takenAtIso: isoInZone(takenAt, timeZone) };
 }
@@ -92,11 +93,11 @@ export function failedOutput(
 	error: NodeError,
 	itemIndex: number,
 	errorOutput: boolean,
-	facts: FileFacts = {},
+	details: FileDetails = {},
 ): INodeExecutionData {
 	const pairedItem = { item: itemIndex };
 	if (errorOutput) return { json: { error: error.message }, error, pairedItem };
-	const json = fileOutput('failed', { ...facts, reason: error.message, error: error.message });
+	const json = fileOutput('failed', { ...details, reason: error.message, error: error.message });
 	return { json, pairedItem };
 }
 

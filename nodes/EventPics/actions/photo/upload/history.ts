@@ -15,17 +15,17 @@ const HISTORY_FORMAT = 'eventpics-history-3';
 
 export interface HistoryTiming {
 	/**
-	 * Pause before each look after the end-of-run record (a call of another execution that read the
+	 * Pause before each recheck after the end-of-run record (a call of another execution that read the
 	 * list before the record can take this long on a busy worker).
 	 */
-	lookPauseMs: number;
-	/** Looks at most. */
-	looks: number;
+	recheckPauseMs: number;
+	/** Rechecks at most. */
+	rechecks: number;
 }
 
 export const HISTORY_TIMING: Readonly<HistoryTiming> = Object.freeze({
-	lookPauseMs: 1000,
-	looks: 8,
+	recheckPauseMs: 1000,
+	rechecks: 8,
 });
 
 export interface HistoryEnd {
@@ -53,7 +53,7 @@ export function historyAccount(baseUrl: string, apiKey: string): string {
  * has two entries, both naming the account: "checked", which a question may write at any time,
  * and "uploaded", written only after the storage's 2xx. A run makes a fixed number of calls,
  * whatever the number of files: the check (a second question, and rarely its undo, when files
- * were checked before), and at the end the record with the count beside it, the looks where
+ * were checked before), and at the end the record with the count beside it, the rechecks where
  * another execution may have written over it, and the removal of "checked" entries of files that
  * did not go up.
  */
@@ -114,7 +114,7 @@ export class RunHistory {
 
 	/**
 	 * The end of the run: counts the list first (whether the history was new when the run began, and
-	 * how near its cap it is), records both entries of every uploaded file, looks again where
+	 * how near its cap it is), records both entries of every uploaded file, checks again where
 	 * needed, and removes the "checked" entries
 	 * of files that did not go up (they would only cost the next run a question and its undo).
 	 */
@@ -144,17 +144,17 @@ export class RunHistory {
 	/**
 	 * Writes both entries of each key. n8n rewrites the list without a lock: a call of another
 	 * execution that read it before this record can write it back without them. A production run
-	 * looks again a pause later (recording what is missing, which is the same call), and again
-	 * while a look finds entries missing. A run from the editor or `n8n execute` looks only when the
+	 * checks again a pause later (recording what is missing, which is the same call), and again
+	 * while a recheck finds entries missing. A run from the editor or `n8n execute` rechecks only when the
 	 * record had to add a "checked" entry, which the check wrote and only another writer removes.
 	 */
 	private async record(keys: string[]): Promise<void> {
 		const entries = keys.flatMap((key) => [this.checkedEntry(key), this.uploadedEntry(key)]);
 		const { added } = await this.ask(entries);
-		let look = this.shared || added.some((entry) => entry.startsWith('checked:'));
-		for (let round = 0; look && round < this.timing.looks; round++) {
-			await sleep(this.timing.lookPauseMs);
-			look = await this.ask(entries).then(
+		let recheck = this.shared || added.some((entry) => entry.startsWith('checked:'));
+		for (let round = 0; recheck && round < this.timing.rechecks; round++) {
+			await sleep(this.timing.recheckPauseMs);
+			recheck = await this.ask(entries).then(
 				(again) => again.added.length > 0,
 				() => false, // recorded once already
 			);

@@ -9,7 +9,7 @@ import { chosenEventAndAlbum } from '../../account';
 import { shownUrl } from '../../../transport/download';
 import type { RetryPolicy } from '../../../transport/retry';
 import { retryPolicyFrom } from '../../../transport/retry';
-import type { FileFacts } from './fileOutput';
+import type { FileDetails } from './fileOutput';
 import { SOURCE_ADVICE } from './advice';
 import { checkedType, wantedFileName } from './fileType';
 import type { FileSource } from './fileSources';
@@ -38,7 +38,7 @@ export interface UploadJob {
 	/** Several files of one item: the custom Duplicate Key is told apart by the field name. */
 	sharesItem: boolean;
 	/** What its output item says even when it fails: event, album and where the file comes from. */
-	facts: FileFacts;
+	details: FileDetails;
 	source: () => Promise<FileSource>;
 }
 
@@ -71,7 +71,7 @@ function planTakenAt(ctx: IExecuteFunctions, itemIndex: number): TakenAtPlan {
 }
 
 /** What every job of an item shares: where its files go, Taken At, the item's options. */
-type JobBase = Omit<UploadJob, 'sharesItem' | 'facts' | 'source'>;
+type JobBase = Omit<UploadJob, 'sharesItem' | 'details' | 'source'>;
 
 /**
  * Reads an item's parameters and checks them (event, album, Taken At, binary fields) before any
@@ -95,19 +95,19 @@ export async function itemJobs(
 		options,
 		policy: retryPolicyFrom(options, TIMEOUT_NAME),
 	};
-	const eventFacts: FileFacts = {
+	const eventDetails: FileDetails = {
 		linkId: event.linkId,
 		eventTitle: event.title,
 		albumId: album?.id ?? null,
 		albumTitle: album?.title ?? null,
 	};
 	if (ctx.getNodeParameter('source', itemIndex, 'binary') === 'url')
-		return [urlJob(ctx, base, eventFacts)];
-	return await binaryJobs(ctx, base, eventFacts);
+		return [urlJob(ctx, base, eventDetails)];
+	return await binaryJobs(ctx, base, eventDetails);
 }
 
 /** The one job of an item whose file comes from its File URL: downloaded when its turn comes. */
-function urlJob(ctx: IExecuteFunctions, base: JobBase, eventFacts: FileFacts): UploadJob {
+function urlJob(ctx: IExecuteFunctions, base: JobBase, eventDetails: FileDetails): UploadJob {
 	const { itemIndex, options } = base;
 	const address = String(ctx.getNodeParameter('fileUrl', itemIndex, '')).trim();
 	if (address === '') {
@@ -133,15 +133,15 @@ function urlJob(ctx: IExecuteFunctions, base: JobBase, eventFacts: FileFacts): U
 		if (!lookup.ok) throw itemError(ctx, itemIndex, lookup.message, lookup.description);
 		return lookup.sources[0];
 	};
-	const facts = { ...eventFacts, url: shownAddress(address) };
-	return { ...base, sharesItem: false, facts, source };
+	const details = { ...eventDetails, url: shownAddress(address) };
+	return { ...base, sharesItem: false, details, source };
 }
 
 /** A job for each binary field the item names (each file checked to be there and not empty). */
 async function binaryJobs(
 	ctx: IExecuteFunctions,
 	base: JobBase,
-	eventFacts: FileFacts,
+	eventDetails: FileDetails,
 ): Promise<UploadJob[]> {
 	const { itemIndex } = base;
 	const all = readSwitch(ctx, itemIndex, 'allBinaryFields', 'Upload All Binary Fields');
@@ -162,8 +162,8 @@ async function binaryJobs(
 	return lookup.sources.map((source) => ({
 		...base,
 		sharesItem,
-		facts: {
-			...eventFacts,
+		details: {
+			...eventDetails,
 			binaryField: source.origin,
 			fileName: sanitizeFileName(source.fileName ?? '') || null,
 		},

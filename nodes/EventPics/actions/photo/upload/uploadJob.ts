@@ -7,8 +7,8 @@ import type { RateSignals } from '../../../transport/pacing';
 import { uploadFile } from '../../../transport/upload';
 import { failureToError } from '../../../transport/errors';
 import type { Account } from '../../account';
-import type { FileFacts } from './fileOutput';
-import { fileOutput, takenAtFacts } from './fileOutput';
+import type { FileDetails } from './fileOutput';
+import { fileOutput, takenAtDetails } from './fileOutput';
 import type { FileSource } from './fileSources';
 import type { Inspection } from './fileBody';
 import { FileBody } from './fileBody';
@@ -17,7 +17,7 @@ import type { FileDedupe } from './skipPlan';
 import { UPLOAD_ADVICE, WAIT_LIMIT } from './advice';
 import { checkedType, wantedFileName } from './fileType';
 
-function originFacts(source: FileSource): FileFacts {
+function originDetails(source: FileSource): FileDetails {
 	return source.kind === 'url' ? { url: source.origin } : { binaryField: source.origin };
 }
 
@@ -27,7 +27,7 @@ interface DescribedFile {
 	contentType: string;
 	size: number;
 	takenAt?: number;
-	facts: FileFacts;
+	details: FileDetails;
 	warnings: string[];
 }
 
@@ -46,13 +46,13 @@ export async function runUploadJob(
 	const body = new FileBody(source);
 	try {
 		const wantedName = nameOf(ctx, job, source);
-		const inspection = await body.look(job.takenAt.exif, ctx.getTimezone());
+		const inspection = await body.readHead(job.takenAt.exif, ctx.getTimezone());
 		const file = describeFile(ctx, job, source, wantedName, inspection);
 		if (dedupe) {
 			const turn = await dedupe.turn();
 			if (turn.skip) {
-				const facts = { ...file.facts, reason: turn.reason, dedupeKey: dedupe.key };
-				return fileOutput('skipped', facts);
+				const details = { ...file.details, reason: turn.reason, dedupeKey: dedupe.key };
+				return fileOutput('skipped', details);
 			}
 		}
 		return await sendFile(ctx, { account, job, signals, dedupe }, file, body);
@@ -114,21 +114,21 @@ function describeFile(
 	if (ownType) warnings.push(ownType);
 	const buffered = source.bufferedMode && bufferedWarning(source.bufferedMode, source.size);
 	if (buffered) warnings.push(buffered);
-	const facts: FileFacts = {
-		...job.facts,
+	const details: FileDetails = {
+		...job.details,
 		fileName: named.fileName,
 		contentType: named.contentType,
 		bytes: source.size,
-		...takenAtFacts(takenAt, ctx.getTimezone()),
+		...takenAtDetails(takenAt, ctx.getTimezone()),
 		takenAtSource,
 		exifTag: inspection.exif?.tag,
-		...originFacts(source),
+		...originDetails(source),
 		typeFromContent: named.fromContent,
 		binaryDataMode: source.bufferedMode,
 		warnings,
 	};
 	const { fileName, contentType } = named;
-	return { fileName, contentType, size: source.size, takenAt, facts, warnings };
+	return { fileName, contentType, size: source.size, takenAt, details, warnings };
 }
 
 /** Sends the file (getuploadurl, then the PUT, with retries) and words the outcome. */
@@ -169,7 +169,7 @@ async function sendFile(
 		);
 	}
 	return fileOutput('uploaded', {
-		...file.facts,
+		...file.details,
 		statusCode: report.statusCode,
 		attempts: report.attempts,
 		uploadUrlRequests: report.uploadUrlRequests,
