@@ -48,7 +48,7 @@ async function measure(repeat, run) {
  */
 async function runHash(options) {
 	const { contentKey } = require(
-		path.join(ROOT, 'dist', 'nodes', 'EventPics', 'actions', 'photo', 'dedupe.js'),
+		path.join(ROOT, 'dist', 'nodes', 'EventPics', 'actions', 'photo', 'upload', 'dedupe.js'),
 	);
 	const buffer = crypto.randomBytes(256 * MB);
 	const memory = {
