@@ -21,10 +21,6 @@ export interface StoredFile extends StoredReader {
 	size: number;
 }
 
-export interface ResolvedBinary extends StoredFile {
-	propertyName: string;
-}
-
 type StoredOpen =
 	{ ok: true; reader: StoredReader } | { ok: false; tooLarge: string; advice: string };
 
@@ -56,71 +52,6 @@ export function openStored(
 			bufferedMode: mode,
 			open: async () => await (whole ??= readWhole()),
 			dispose: () => (whole = undefined),
-		},
-	};
-}
-
-/** Why an item's binary field cannot be read: no such field, a stored file gone, or too large for the database. */
-type BinaryProblem =
-	| { problem: 'noField'; present: string[] }
-	| { problem: 'notStored'; id: string }
-	| { problem: 'tooLarge'; size: string; advice: string };
-
-export type BinaryLookup = { ok: true; binary: ResolvedBinary } | ({ ok: false } & BinaryProblem);
-
-/**
- * Finds an item's binary field and how to read it: streamed from n8n's binary store when it has an
- * id (the normal case since n8n 2.0), from the inline base64 data otherwise (pinned or test data).
- * A store that cannot stream (the `database` mode, n8n's default in queue mode, reads the whole
- * file on every read) is read once and the same bytes serve the look at the start, the content
- * hash and every try of the PUT.
- */
-export async function resolveBinary(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	propertyName: string,
-): Promise<BinaryLookup> {
-	const item = ctx.getInputData()[itemIndex];
-	const binaries = item?.binary ?? {};
-	// own fields only: "__proto__" or "constructor" name no file
-	const binary = Object.hasOwn(binaries, propertyName) ? binaries[propertyName] : undefined;
-	if (!binary) return { ok: false, problem: 'noField', present: Object.keys(binaries) };
-	if (binary.id) {
-		const { id } = binary;
-		let metadata: Awaited<ReturnType<typeof ctx.helpers.getBinaryMetadata>>;
-		try {
-			metadata = await ctx.helpers.getBinaryMetadata(id);
-		} catch {
-			return { ok: false, problem: 'notStored', id };
-		}
-		const stored = openStored(
-			ctx,
-			id,
-			metadata.fileSize,
-			async () => await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName),
-		);
-		if (!stored.ok)
-			return { ok: false, problem: 'tooLarge', size: stored.tooLarge, advice: stored.advice };
-		return {
-			ok: true,
-			binary: {
-				propertyName,
-				fileName: binary.fileName ?? metadata.fileName,
-				mimeType: binary.mimeType || metadata.mimeType,
-				size: metadata.fileSize,
-				...stored.reader,
-			},
-		};
-	}
-	const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName);
-	return {
-		ok: true,
-		binary: {
-			propertyName,
-			fileName: binary.fileName,
-			mimeType: binary.mimeType,
-			size: buffer.length,
-			open: async () => buffer,
 		},
 	};
 }

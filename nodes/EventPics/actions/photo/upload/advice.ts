@@ -47,8 +47,6 @@ export const SOURCE_ADVICE = {
 		'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
 } as const;
 
-export type SourceFix = keyof typeof SOURCE_ADVICE;
-
 /** Max Total Wait, as a failure's description names it. */
 export const WAIT_LIMIT = '"Max Total Wait (Seconds)"';
 

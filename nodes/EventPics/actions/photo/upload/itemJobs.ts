@@ -128,11 +128,7 @@ function urlJob(ctx: IExecuteFunctions, base: JobBase, eventDetails: FileDetails
 		const named = checkedType(ctx.getNode(), itemIndex, options, source, wanted, head);
 		return named instanceof Error ? named : undefined;
 	};
-	const source = async () => {
-		const lookup = await urlSource(ctx, itemIndex, address, limits, checkType);
-		if (!lookup.ok) throw itemError(ctx, itemIndex, lookup.message, lookup.description);
-		return lookup.sources[0];
-	};
+	const source = async () => await urlSource(ctx, itemIndex, address, limits, checkType);
 	const details = { ...eventDetails, url: shownAddress(address) };
 	return { ...base, sharesItem: false, details, source };
 }
@@ -147,9 +143,8 @@ async function binaryJobs(
 	const all = readSwitch(ctx, itemIndex, 'allBinaryFields', 'Upload All Binary Fields');
 	const list = all ? '' : String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 	const names = binaryFieldNames(ctx, itemIndex, all, list);
-	const lookup = await binarySources(ctx, itemIndex, names, all);
-	if (!lookup.ok) throw itemError(ctx, itemIndex, lookup.message, lookup.description);
-	const empty = lookup.sources.find((source) => source.size === 0);
+	const sources = await binarySources(ctx, itemIndex, names, all);
+	const empty = sources.find((source) => source.size === 0);
 	if (empty) {
 		throw itemError(
 			ctx,
@@ -158,8 +153,8 @@ async function binaryJobs(
 			'Check the node that produced the file: an empty file cannot be uploaded.',
 		);
 	}
-	const sharesItem = lookup.sources.length > 1;
-	return lookup.sources.map((source) => ({
+	const sharesItem = sources.length > 1;
+	return sources.map((source) => ({
 		...base,
 		sharesItem,
 		details: {
