@@ -18,17 +18,38 @@ export function redact(text: string, secret: string | undefined): string {
 }
 
 /**
- * `text` cut to `max` characters (with a note of how many were left out), the key redacted in what
- * is kept. Only the start of a long text is searched, so the work is bounded by `max` whatever the
- * size of the text. The key is redacted before the cut, in a window long enough to hold whole any
- * form that starts before it, so the cut never leaves part of a key.
+ * Where to cut `text` near `max` so that no form of the key is cut in two (a half key would escape
+ * redaction): before any form that starts before `max` and ends after it. Each look is a slice of
+ * twice a form's length around the cut, so the work does not grow with the text.
+ */
+function safeCut(text: string, max: number, forms: string[]): number {
+	let cut = max;
+	for (let moved = true; moved;) {
+		moved = false;
+		for (const form of forms) {
+			const from = Math.max(0, cut - form.length + 1);
+			const at = text.slice(from, cut + form.length - 1).indexOf(form);
+			if (at !== -1 && from + at < cut) {
+				cut = from + at;
+				moved = true;
+			}
+		}
+	}
+	return cut;
+}
+
+/**
+ * `text` cut to `max` characters (with a note of how many were left out), then the key redacted in
+ * what is kept. Only the start of a long text is ever searched, so the work is bounded by `max`
+ * whatever the size of the text. The cut is made in the text as it came, never inside a form of the
+ * key; redacting first would move characters from past the cut (a key's start among them) before it.
  */
 export function redactCapped(text: string, max: number, secret: string | undefined): string {
 	if (!secret) return capText(text, max);
 	const forms = secretForms(secret);
 	if (text.length <= max) return replaceForms(text, forms);
-	const window = replaceForms(text.slice(0, max + forms[0].length), forms);
-	return `${window.slice(0, max)}… (${text.length - max} more characters not shown)`;
+	const cut = safeCut(text, max, forms);
+	return `${replaceForms(text.slice(0, cut), forms)}… (${text.length - cut} more characters not shown)`;
 }
 
 /**
