@@ -63,9 +63,9 @@ function isPhotoOrVideo(contentType: string): boolean {
 }
 
 interface TypeRules {
-	/** Option "Allow Unknown Types": send what cannot be told as octet-stream. */
+	/** File Types "Photos, Videos and Unknown Types" (or "Any File"): send what cannot be told as octet-stream. */
 	allowUnknown: boolean;
-	/** Option "Allow Any File Type". */
+	/** File Types "Any File": no refusal by type or content. */
 	allowOther: boolean;
 }
 
@@ -75,7 +75,7 @@ export type TypeDecision =
 
 /**
  * Why an album should not get this file (a type neither photo nor video, octet-stream without
- * "Allow Unknown Types", text or other content under a media name, a media type the node can check
+ * unknown types allowed, text or other content under a media name, a media type the node can check
  * whose bytes are no format it knows), or undefined. A binary field and a download are judged alike.
  */
 function refusalOf(
@@ -119,7 +119,7 @@ function refusalOf(
  * The name and Content-Type a file is sent with, from its name, its binary's MIME type and its first
  * bytes: a name without extension whose MIME type says nothing is named from its content (JPEG, HEIC,
  * MP4, ...). Refuses what an album should not get unless allowed: a type that is neither a photo nor
- * a video, octet-stream without "Allow Unknown Types", text or HTML sent as a photo.
+ * a video, octet-stream without unknown types allowed, text or HTML sent as a photo.
  */
 export function decideType(
 	fileName: string,

@@ -25,8 +25,8 @@ export function checkedType(
 	head: Uint8Array,
 ): Extract<TypeDecision, { ok: true }> | NodeOperationError {
 	const named = decideType(wantedName, source.mimeType, head, {
-		allowUnknown: options.allowUnknownType === true,
-		allowOther: options.allowOtherTypes === true,
+		allowUnknown: options.fileTypes === 'unknown' || options.fileTypes === 'any',
+		allowOther: options.fileTypes === 'any',
 	});
 	return named.ok ? named : typeRefusal(node, itemIndex, source, named);
 }

@@ -42,16 +42,14 @@ export const DEFAULT_MAX_FILE_SIZE_MB = 1024;
 
 export interface UploadOptions {
 	fileName?: string;
-	/** Options > File Types (a key of FILE_TYPES); read into the two rules below. */
-	fileTypes?: string;
-	allowUnknownType?: boolean;
+	/** Options > File Types; none added is "media". */
+	fileTypes?: keyof typeof FILE_TYPES;
 	maxAttempts?: number;
 	maxTotalWaitSeconds?: number;
 	timeoutSeconds?: number;
 	concurrency?: number;
 	skipDuplicates?: boolean;
 	dedupeKey?: string;
-	allowOtherTypes?: boolean;
 	allowInternalAddresses?: boolean;
 	maxFileSizeMb?: number;
 }
@@ -109,8 +107,6 @@ export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number): Up
 		if (options[name] !== undefined)
 			options[name] = checkedOption(ctx, itemIndex, name, options[name]);
 	}
-	options.allowUnknownType = options.fileTypes === 'unknown' || options.fileTypes === 'any';
-	options.allowOtherTypes = options.fileTypes === 'any';
 	options.fileName = checkedText(ctx, itemIndex, 'File Name', fileNameText(options.fileName));
 	options.dedupeKey = checkedText(
 		ctx,
