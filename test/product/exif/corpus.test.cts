@@ -63,7 +63,7 @@ const EXPECTED: Record<string, ExifCaptureTime | undefined> = {
 		tag: 'CreateDate',
 	},
 	'png-no-exif.png': undefined,
-	'png-raw-profile-text.png': { dateTime: '2019-07-14T10:20:30', tag: DTO },
+	'png-raw-profile-text.png': undefined,
 	'png-raw-profile-ztxt.png': undefined,
 	'tiff-ii.tif': { dateTime: '2011-01-02T03:04:05.999', offset: '+00:00', tag: DTO },
 	'tiff-imagemagick-no-exif.tif': undefined,
