@@ -14,10 +14,7 @@ export interface Failure {
 	statusCode?: number;
 	/** Node.js network error code such as ECONNRESET, when no HTTP answer came. */
 	networkCode?: string;
-	/**
-	 * `code` and `message` of the service's Error object (400/401), or the storage's XML error, as
-	 * they came (uncut, unredacted): shown only through transport/errors.ts.
-	 */
+	/** Of the service's Error object or the storage's XML error, as they came: shown only by showFailure. */
 	serviceCode?: string;
 	serviceMessage?: string;
 	details?: unknown;
@@ -25,15 +22,12 @@ export interface Failure {
 	redirectTo?: string | null;
 	/** getuploadurl answered with an address the node does not send files to (see uploadAddress.ts). */
 	refusedAddress?: boolean;
-	/** The answer was larger than the node reads from that call. */
 	tooLarge?: boolean;
-	/** Wait asked for by a Retry-After header, in milliseconds. */
 	retryAfterMs?: number;
 	/** One sentence describing the failure (what the service said is added where it is shown). */
 	summary: string;
 }
 
-/** What a network error code (of Node.js, axios or TLS) says happened. */
 export type NetworkKind =
 	| 'refused'
 	| 'notFound'
@@ -91,7 +85,6 @@ export function stepLabel(step: Step): string {
 	return STEP_LABEL[step];
 }
 
-/** The first of an error and its causes (five deep at most) of which `pick` tells something. */
 function fromCauses<T>(error: unknown, pick: (error: IDataObject) => T | undefined): T | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
@@ -102,7 +95,6 @@ function fromCauses<T>(error: unknown, pick: (error: IDataObject) => T | undefin
 	return undefined;
 }
 
-/** The Node.js or axios error code of an error (or of its causes), such as ECONNREFUSED. */
 export function findNetworkCode(error: unknown): string | undefined {
 	return fromCauses(error, ({ code }) =>
 		typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'ERR_BAD_RESPONSE'
@@ -179,7 +171,6 @@ export function redirectFailure(
 	};
 }
 
-/** An answer larger than the node reads from that call. */
 export function tooLargeFailure(step: Step, statusCode: number, maxBytes: number): Failure {
 	return {
 		step,
@@ -229,7 +220,6 @@ export function httpFailure(step: Step, answer: HttpAnswer, retryAfterMs?: numbe
 	};
 }
 
-/** A success status with an answer that does not have the documented shape. */
 export function malformedFailure(step: Step, answer: HttpAnswer, expected: string): Failure {
 	return {
 		step,
@@ -241,7 +231,6 @@ export function malformedFailure(step: Step, answer: HttpAnswer, expected: strin
 export interface FailureContext {
 	itemIndex?: number;
 	attempts?: number;
-	/** Wall time of all tries, from the first to the end. */
 	elapsedMs?: number;
 	/** The service asked for a longer wait than Max Total Wait had left. */
 	waitRefused?: { askedMs: number; leftMs: number };
@@ -249,14 +238,9 @@ export interface FailureContext {
 	secret?: string;
 	/** Tries of the upload that broke off while the file was moving, one sentence each. */
 	brokenTransfers?: string[];
-	/**
-	 * The caller's words for some kinds of failure: the operation names its own options (transport
-	 * knows none), the trigger says it asks again at its next poll.
-	 */
+	/** The caller's words for some kinds of failure (the operation names its options, the trigger its next poll). */
 	advice?: AdviceByKind;
-	/** Said after the advice, whatever the failure. */
 	afterAdvice?: string;
-	/** The caller's name for the limit on all waits of a request, as its user sets it. */
 	waitLimit?: string;
 }
 
@@ -274,7 +258,6 @@ function triedText(context: FailureContext): string {
 	return ` Tried ${context.attempts} times over about ${seconds(context.elapsedMs ?? 0)}.`;
 }
 
-/** The network error code of a request that got no answer (its message says it in words). */
 function networkCodeText(failure: Failure): string {
 	return failureKind(failure) === 'noAnswer' ? ` Network error code: ${failure.networkCode}.` : '';
 }
@@ -286,7 +269,6 @@ function refusedWaitText(context: FailureContext): string {
 	return ` EventPics asked to wait ${seconds(refused.askedMs)} before the next try (Retry-After), more than the ${seconds(refused.leftMs)} left of ${limit}, so the node stopped at once instead of waiting.`;
 }
 
-/** The kinds of failure a user is advised on, in the order a failure is matched to them. */
 export type FailureKind =
 	| 'redirect'
 	| 'refusedAddress'
@@ -302,10 +284,8 @@ export type FailureKind =
 	| 'noAnswer'
 	| 'other';
 
-/** A caller's own words for some kinds of failure (its options, its way of trying again). */
 export type AdviceByKind = Partial<Record<FailureKind, string>>;
 
-/** The kind of a failure, for its advice. */
 export function failureKind(failure: Failure): FailureKind {
 	const { statusCode: status, networkCode: code } = failure;
 	if (failure.redirectTo !== undefined) return 'redirect';
@@ -353,11 +333,7 @@ function adviceFor(failure: Failure, context: FailureContext): string {
 	return context.afterAdvice ? `${advice} ${context.afterAdvice}` : advice;
 }
 
-/**
- * What a failure shows: its message, and for an HTTP answer what the service said. Cut first, then
- * redacted, so the work is a few KB whatever the answer's size; made once per answer, however many
- * items it fails.
- */
+/** What a failure shows, cut then redacted (a few KB of work whatever the answer), once however many items it fails. */
 export interface ShownFailure {
 	failure: Failure;
 	message: string;
