@@ -6,6 +6,16 @@ const { measureFunctions } = require('../../tools/size/functions') as {
 	measureFunctions: () => Array<{ lines: number; name: string; file: string; line: number }>;
 };
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { measureBehaviours } = require('../../tools/size/behaviours') as {
+	measureBehaviours: () => {
+		rows: Array<{ behaviour: string; lines: number }>;
+		total: number;
+		unlisted: string[];
+		missing: string[];
+	};
+};
+
 const ROOT = join(__dirname, '..', '..', '..');
 
 /**
@@ -39,5 +49,16 @@ describe('product code reads straight down', () => {
 		const text = readFileSync(join(ROOT, own!.file), 'utf8').split('\n');
 		expect(text[own!.line - 1]).toMatch(/^export function checkBaseUrl\(/);
 		expect(text[own!.line - 1 + own!.lines - 1]).toBe('}');
+	});
+});
+
+describe('where the product lines go (node test/tools/size/behaviours.js prints the table)', () => {
+	it('lists every product file under one behaviour, and no file that is gone', () => {
+		const { rows, total, unlisted, missing } = measureBehaviours();
+		expect(unlisted).toEqual([]);
+		expect(missing).toEqual([]);
+		// each file counted once: the rows add up to the product's lines
+		expect(rows.reduce((sum, row) => sum + row.lines, 0)).toBe(total);
+		expect(total).toBeGreaterThan(1000);
 	});
 });
