@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { measureFunctions } = require('../../tools/size/functions') as {
@@ -23,14 +23,6 @@ const ROOT = join(__dirname, '..', '..', '..');
  * (issue 29): a file holds one thing, whatever its length.
  */
 const MAX_FUNCTION_LINES = 60;
-
-function productFiles(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const path = join(dir, entry.name);
-		if (entry.isDirectory()) return productFiles(path);
-		return entry.name.endsWith('.ts') ? [path] : [];
-	});
-}
 
 describe('product code reads straight down', () => {
 	it(`has no function over ${MAX_FUNCTION_LINES} lines (node test/tools/size/functions.js lists them)`, () => {

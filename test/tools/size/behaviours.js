@@ -12,6 +12,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { productFiles } = require('./functions');
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const E = 'nodes/EventPics/';
@@ -124,18 +125,6 @@ const BEHAVIOURS = {
 	'text helpers': [`${E}helpers/text.ts`, `${E}helpers/size.ts`],
 };
 
-/** Every product file, generated ones excluded, as a path from the root. @param {string} dir */
-function productFiles(dir = '') {
-	/** @returns {string[]} */
-	const walk = (/** @type {string} */ folder) =>
-		fs.readdirSync(path.join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
-			const file = path.posix.join(folder, entry.name);
-			if (entry.isDirectory()) return walk(file);
-			return entry.name.endsWith('.ts') ? [file] : [];
-		});
-	return dir ? walk(dir) : [...walk('nodes'), ...walk('credentials')];
-}
-
 /** @param {string} file */
 const lines = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').length - 1;
 
@@ -161,7 +150,8 @@ function importClosure(start) {
 
 /** The table's rows, the product's total, and files listed nowhere or listed but gone. */
 function measureBehaviours() {
-	const files = productFiles();
+	// paths from the root, with forward slashes, as BEHAVIOURS lists them
+	const files = productFiles().map((file) => path.relative(ROOT, file).split(path.sep).join('/'));
 	const listed = Object.values(BEHAVIOURS).flat();
 	const rows = Object.entries(BEHAVIOURS).map(([behaviour, owned]) => ({
 		behaviour,

@@ -16,12 +16,17 @@ const ts = require('typescript');
 const ROOT = path.join(__dirname, '..', '..', '..');
 
 /** @param {string} dir @returns {string[]} */
-function productFiles(dir) {
+function tsFiles(dir) {
 	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
 		const file = path.join(dir, entry.name);
-		if (entry.isDirectory()) return productFiles(file);
+		if (entry.isDirectory()) return tsFiles(file);
 		return entry.name.endsWith('.ts') ? [file] : [];
 	});
+}
+
+/** Every TypeScript file of the product (nodes/ and credentials/), as absolute paths. */
+function productFiles(root = ROOT) {
+	return [...tsFiles(path.join(root, 'nodes')), ...tsFiles(path.join(root, 'credentials'))];
 }
 
 /** @param {ts.Node} node */
@@ -57,10 +62,7 @@ function isFunction(node) {
  * @returns {Array<{ lines: number; name: string; file: string; line: number }>}
  */
 function measureFunctions(root = ROOT) {
-	const files = [
-		...productFiles(path.join(root, 'nodes')),
-		...productFiles(path.join(root, 'credentials')),
-	];
+	const files = productFiles(root);
 	/** @type {Array<{ lines: number; name: string; file: string; line: number }>} */
 	const found = [];
 	for (const file of files) {
@@ -89,7 +91,7 @@ function measureFunctions(root = ROOT) {
 	return found.sort((a, b) => b.lines - a.lines);
 }
 
-module.exports = { measureFunctions };
+module.exports = { measureFunctions, productFiles };
 
 if (require.main === module) {
 	const count = Number(process.argv[2] ?? 15);
