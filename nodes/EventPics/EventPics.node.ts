@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { nodeProperties, subtitle } from './actions/resources';
-import { router } from './actions/router';
-import { eventPicsApiTest, searchAlbums, searchEvents } from './methods';
+import { nodeProperties, router, subtitle } from './actions/router';
+import { eventPicsApiTest } from './methods/credentialTest';
+import { searchAlbums, searchEvents } from './methods/listSearch';
 
 export class EventPics implements INodeType {
 	description: INodeTypeDescription = {

@@ -3,14 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { INVISIBLE, oneLine } from './text';
 
 /**
- * Longest title kept. Titles come from the service and are shown in outputs, dropdowns, errors and
- * an AI agent's tool answers, for every item: cleaned and cut here, where the answer is read, once.
+ * The key's events and albums as the service lists them, read once where the answer is read: ids kept
+ * as they are (they go back to the service), titles cleaned and cut for outputs, dropdowns, errors
+ * and an AI agent's answers.
  */
-export const MAX_TITLE = 200;
-
-/** Longest id taken: an event or album with a longer id (no real one is) is left out of the list. */
-const MAX_ID = 1024;
-
 export interface Album {
 	id: string;
 	title: string;
@@ -22,10 +18,23 @@ export interface EventSummary {
 	albums: Album[];
 }
 
+/** Longest title kept, and longest id taken (an event or album with a longer one is left out). */
+const MAX_TITLE = 200;
+const MAX_ID = 1024;
+
+/** What an empty Album means, in words: the Album list's first entry and the empty field's text. */
+export const NO_ALBUM = 'No album (upload into the event itself)';
+
+const asText = (value: unknown) =>
+	typeof value === 'string' && value !== ''
+		? value
+		: typeof value === 'number' && Number.isFinite(value)
+			? String(value)
+			: undefined;
+
 /**
  * An id as the node takes it: text or a number, at most MAX_ID characters, with no invisible
- * character (a bidi control would show "ab\u202Edc" as "abcd" in outputs); else the event or album
- * is left out of the list. Ids are sent back to the service as they are, so they are never changed.
+ * character (a bidi control would show "ab\u202Edc" as "abcd"); else the entry is left out.
  */
 function idOf(...values: unknown[]): string | undefined {
 	const id = values.map(asText).find((value) => value !== undefined);
@@ -34,54 +43,96 @@ function idOf(...values: unknown[]): string | undefined {
 	return INVISIBLE.test(id) ? undefined : id;
 }
 
-function asText(value: unknown): string | undefined {
-	if (typeof value === 'string' && value !== '') return value;
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	return undefined;
-}
+const titleOf = (value: unknown, id: string) =>
+	oneLine(asText(value) ?? '', MAX_TITLE) || oneLine(id, MAX_TITLE);
 
-/** A title as the node shows it (see oneLine), else the id (cleaned the same way). */
-function titleOf(value: unknown, id: string): string {
-	const raw = asText(value);
-	return (raw === undefined ? '' : oneLine(raw, MAX_TITLE)) || oneLine(id, MAX_TITLE);
-}
-
-/** Reads an album as the API documents it: `id`, or `albumId` in one set of its examples. */
-function normalizeAlbum(raw: unknown): Album | undefined {
+/** An album as the API documents it: `id`, or `albumId` in one set of its examples. */
+function albumOf(raw: unknown): Album | undefined {
 	if (typeof raw !== 'object' || raw === null) return undefined;
 	const album = raw as IDataObject;
 	const id = idOf(album.id, album.albumId);
-	if (id === undefined) return undefined;
-	return { id, title: titleOf(album.title, id) };
+	return id === undefined ? undefined : { id, title: titleOf(album.title, id) };
 }
 
-function normalizeEvent(raw: unknown): EventSummary | undefined {
+function eventOf(raw: unknown): EventSummary | undefined {
 	if (typeof raw !== 'object' || raw === null) return undefined;
 	const event = raw as IDataObject;
 	const linkId = idOf(event.linkId);
 	if (linkId === undefined) return undefined;
 	const albums = Array.isArray(event.albums)
-		? event.albums.map(normalizeAlbum).filter((a): a is Album => a !== undefined)
+		? event.albums.map(albumOf).filter((album): album is Album => album !== undefined)
 		: [];
 	return { linkId, title: titleOf(event.title, linkId), albums };
 }
 
 /** The `events` array of a geteventsandalbums answer, or undefined when the answer has none. */
-export function parseEventsResponse(body: unknown): EventSummary[] | undefined {
-	if (typeof body !== 'object' || body === null) return undefined;
-	const events = (body as IDataObject).events;
-	if (!Array.isArray(events)) return undefined;
-	return events.map(normalizeEvent).filter((e): e is EventSummary => e !== undefined);
+export function parseEvents(body: unknown): EventSummary[] | undefined {
+	const events = (body as IDataObject | null)?.events;
+	if (typeof body !== 'object' || body === null || !Array.isArray(events)) return undefined;
+	return events.map(eventOf).filter((event): event is EventSummary => event !== undefined);
 }
 
+/** An event as the node outputs it (Event > Get and Get Many, the trigger's New Event). */
+export const eventJson = (event: EventSummary): IDataObject => ({
+	linkId: event.linkId,
+	title: event.title,
+	albumCount: event.albums.length,
+	albums: event.albums.map((album) => ({ id: album.id, title: album.title })),
+});
+
+/** An album with its event as the node outputs it (Album > Get Many, the trigger's New Album). */
+export const albumJson = (album: Album, event: EventSummary): IDataObject => ({
+	id: album.id,
+	title: album.title,
+	event: { linkId: event.linkId, title: event.title },
+});
+
 /**
- * The test of a dropdown's search text, built once per search: the text is lower-cased once, and a
- * text longer than any title or id (a megabyte pasted into the search box) matches nothing at once,
- * so a search costs the same whatever was typed.
+ * The test of a dropdown's search text: lower-cased once; a text longer than any title or id (a
+ * megabyte pasted into the search box) matches nothing at once.
  */
 export function searchMatcher(filter: string | undefined): (...texts: string[]) => boolean {
 	if (!filter) return () => true;
 	if (filter.length > MAX_ID) return () => false;
 	const needle = filter.toLowerCase();
 	return (...texts) => texts.some((text) => text.toLowerCase().includes(needle));
+}
+
+/** `"Title" (id)`, or `"id"` when the title is unknown or the id itself. */
+export function named(title: string | undefined, id: string): string {
+	const cleanTitle = oneLine(title ?? '', MAX_TITLE);
+	const shownId = oneLine(id, 100);
+	return cleanTitle === '' || cleanTitle === shownId
+		? `"${shownId}"`
+		: `"${cleanTitle}" (${shownId})`;
+}
+
+/** `"A" (a), "B" (b) and 3 more`, at most ten named. */
+export function namedList(entries: Array<{ title: string; id: string }>): string {
+	const listed = entries.slice(0, 10).map((entry) => named(entry.title, entry.id));
+	const rest = entries.length - listed.length;
+	return rest > 0 ? `${listed.join(', ')} and ${rest} more` : listed.join(', ');
+}
+
+/** The message for a link ID that is not one of the key's events. */
+export function eventNotOfKey(events: EventSummary[], linkId: string, eventTitle?: string): string {
+	const list = namedList(events.map((event) => ({ title: event.title, id: event.linkId })));
+	const known = events.length === 0 ? 'it has no events' : `its events are ${list}`;
+	return `The event ${named(eventTitle, linkId)} is not one of this API key's events; ${known}`;
+}
+
+/** The message for an album id that is not one of the event's albums. */
+export function albumNotInEvent(event: EventSummary, albumId: string, albumTitle?: string): string {
+	const albums =
+		event.albums.length === 0
+			? 'it has no albums'
+			: `its albums are ${namedList(event.albums.map((album) => ({ title: album.title, id: album.id })))}`;
+	return `The album ${named(albumTitle, albumId)} is not an album of ${named(event.title, event.linkId)}; ${albums}`;
+}
+
+/** The title the editor stored with a resource locator value picked from a list. */
+export function cachedTitle(locator: unknown): string | undefined {
+	const title = (locator as { cachedResultName?: unknown } | null)?.cachedResultName;
+	const clean = typeof title === 'string' ? oneLine(title, MAX_TITLE) : '';
+	return clean === '' ? undefined : clean;
 }

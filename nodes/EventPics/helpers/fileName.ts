@@ -1,55 +1,85 @@
+import { extensionOf } from './media';
 import { INVISIBLE, trimRuns } from './text';
 
 /** Longest file name sent, in UTF-8 bytes (storage keys allow 1024; names stay readable). */
 export const MAX_FILE_NAME_BYTES = 200;
 
-const encoder = new TextEncoder();
-
-function utf8Length(text: string): number {
-	return encoder.encode(text).length;
-}
-
-/** The extension of a file name, lower case and without the dot, or '' when it has none. */
-export function extensionOf(fileName: string): string {
-	const dot = fileName.lastIndexOf('.');
-	if (dot <= 0 || dot === fileName.length - 1) return '';
-	return fileName.slice(dot + 1).toLowerCase();
-}
-
-function cutToBytes(text: string, maxBytes: number): string {
-	let result = '';
-	for (const char of text) {
-		if (utf8Length(result + char) > maxBytes) break;
-		result += char;
-	}
-	return result;
-}
+const utf8Length = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /**
- * Of a longer name only its first and last MAX_LOOKED characters are cleaned (the name sent is at
- * most MAX_FILE_NAME_BYTES), so that a megabyte of a name costs no more than a few kilobytes.
- */
-const MAX_LOOKED = 4096;
-
-/**
- * A file name safe to send: no directory part, no control, bidi or zero-width characters (INVISIBLE
- * in text.ts), surrounding
+ * A file name safe to send: no directory part, no control, bidi or zero-width characters, surrounding
  * spaces and dots trimmed, other Unicode kept, cut to MAX_FILE_NAME_BYTES without breaking a
- * character or the extension. n8n-workflow's sanitizeFilename does only the directory part (and NUL),
- * names an empty result "untitled" and is missing from n8n 2.0 and 2.1, so it is not used here.
+ * character or the extension. Of a longer name only its first and last 4,096 characters are looked at.
+ * (n8n-workflow's sanitizeFilename does only the directory part and is missing from n8n 2.0 and 2.1.)
  */
 export function sanitizeFileName(raw: string): string {
 	const whole = raw.slice(Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\')) + 1);
-	const looked =
-		whole.length <= 2 * MAX_LOOKED
-			? whole
-			: `${whole.slice(0, MAX_LOOKED)}${whole.slice(-MAX_LOOKED)}`;
-	const base = looked.replace(INVISIBLE, '');
-	const clean = trimRuns(base.trim(), '.').trim();
+	const looked = whole.length <= 8192 ? whole : `${whole.slice(0, 4096)}${whole.slice(-4096)}`;
+	const clean = trimRuns(looked.replace(INVISIBLE, '').trim(), '.').trim();
 	if (utf8Length(clean) <= MAX_FILE_NAME_BYTES) return clean;
 	const extension = extensionOf(clean);
 	const suffix = extension && utf8Length(extension) <= 16 ? `.${extension}` : '';
-	const stem = suffix ? clean.slice(0, clean.length - suffix.length) : clean;
-	const cut = cutToBytes(stem, MAX_FILE_NAME_BYTES - utf8Length(suffix));
-	return trimRuns(cut.trimEnd(), '.', false).trimEnd() + suffix;
+	let stem = '';
+	for (const char of suffix ? clean.slice(0, clean.length - suffix.length) : clean) {
+		if (utf8Length(stem + char) > MAX_FILE_NAME_BYTES - utf8Length(suffix)) break;
+		stem += char;
+	}
+	return trimRuns(stem.trimEnd(), '.', false).trimEnd() + suffix;
+}
+
+/** The last segment of a URL's path, decoded. */
+export function fileNameFromUrl(url: URL): string | undefined {
+	const last = url.pathname.split('/').filter(Boolean).pop();
+	if (!last) return undefined;
+	try {
+		return decodeURIComponent(last);
+	} catch {
+		return last;
+	}
+}
+
+/**
+ * The file name of a Content-Disposition header (RFC 6266: filename* first, then filename), read in
+ * one pass over its first 16 KiB (a server writes it: no pattern that backtracks).
+ */
+export function fileNameFromDisposition(header: string | undefined): string | undefined {
+	if (!header) return undefined;
+	const text = header.slice(0, 16 * 1024);
+	const parameters = new Map<string, string>();
+	for (let at = 0; at < text.length;) {
+		let equals = at;
+		while (equals < text.length && text[equals] !== '=' && text[equals] !== ';') equals++;
+		if (equals >= text.length || text[equals] === ';') {
+			at = equals + 1;
+			continue;
+		}
+		const name = text.slice(at, equals).trim().toLowerCase();
+		let from = equals + 1;
+		while (text[from] === ' ' || text[from] === '\t') from++;
+		let to = from;
+		let value: string;
+		if (text[from] === '"') {
+			to = from + 1;
+			while (to < text.length && text[to] !== '"') to += text[to] === '\\' ? 2 : 1;
+			value = text.slice(from + 1, Math.min(to, text.length)).replace(/\\([\s\S]?)/g, '$1');
+			while (to < text.length && text[to] !== ';') to++;
+		} else {
+			while (to < text.length && text[to] !== ';') to++;
+			value = text.slice(from, to).trim();
+		}
+		if (!parameters.has(name)) parameters.set(name, value);
+		at = to + 1;
+	}
+	// filename*=charset'language'percent-encoded
+	const extended = parameters.get('filename*');
+	const quote = extended?.indexOf("'", extended.indexOf("'") + 1) ?? -1;
+	if (extended && quote !== -1 && quote + 1 < extended.length) {
+		try {
+			return decodeURIComponent(extended.slice(quote + 1).trim());
+		} catch {
+			// a malformed percent-encoding: the plain filename parameter
+		}
+	}
+	const plain = parameters.get('filename')?.trim();
+	return plain === '' ? undefined : plain;
 }

@@ -1,5 +1,5 @@
-import { ascii, JPEG_SIGNATURE, PNG_SIGNATURE, startsWith, TIFF_II, TIFF_MM } from './bytes';
-import { heifItemsEnd } from './exif/heif';
+import { heifItemsEnd } from './exif';
+import { ascii } from './media';
 
 /**
  * Whether a file is whole, by its own structure: a photo read while the camera or booth software
@@ -135,7 +135,7 @@ function partWalker(
 }
 
 function pngWalker(): Walker {
-	const walk = partWalker(PNG_SIGNATURE.length, 8, (bytes, type) =>
+	const walk = partWalker(8, 8, (bytes, type) =>
 		type === 'IEND' ? 'end' : 12 + bytes.getUint32(0),
 	);
 	return {
@@ -320,10 +320,11 @@ function gifWalker(): Walker {
 const ISO_FIRST_BOXES = new Set(['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
 
 function walkerFor(start: Uint8Array): Walker | undefined {
-	if (startsWith(start, JPEG_SIGNATURE)) return jpegWalker();
-	if (startsWith(start, PNG_SIGNATURE)) return pngWalker();
+	const head = ascii(start, 0, 8);
+	if (head.startsWith('\xff\xd8\xff')) return jpegWalker();
+	if (head === '\x89PNG\r\n\x1a\n') return pngWalker();
 	if (ISO_FIRST_BOXES.has(ascii(start, 4, 8))) return isoWalker();
-	if (startsWith(start, TIFF_II) || startsWith(start, TIFF_MM))
+	if (head.startsWith('II*\0') || head.startsWith('MM\0*'))
 		return headWalker('TIFF', (size, head) => tiffVerdict(head, size));
 	const riff = { WEBP: 'WebP', 'AVI ': 'AVI' }[ascii(start, 8, 12)];
 	if (ascii(start, 0, 4) === 'RIFF' && riff)

@@ -5,48 +5,57 @@ import type {
 } from 'n8n-workflow';
 
 import { checkBaseUrl, DEFAULT_BASE_URL } from '../helpers/baseUrl';
-import { parseEventsResponse } from '../helpers/events';
-import { headerText } from '../helpers/text';
-import { parseBody, REDIRECT_STATUSES } from '../transport/request';
-import type { ProbeResult } from '../transport/credentialProbe';
-import { PROBE_LIMITS, probeEvents } from '../transport/credentialProbe';
-import { networkKind } from '../transport/errors';
-import { shownDuration } from '../transport/watch';
-import { shownSize } from '../helpers/size';
+import { EventPicsError } from '../helpers/errors';
+import { parseEvents } from '../helpers/events';
+import { headerText, shownDuration, shownSize } from '../helpers/text';
+import type { AnswerStream } from '../transport/request';
+import {
+	networkFacts,
+	parseBody,
+	readAnswer,
+	REDIRECTS,
+	watchTransfer,
+} from '../transport/request';
+
+/** The test ends within TOTAL_MS whatever the server does: no byte for STALL_MS ends it, and more than MAX_BYTES. */
+export const PROBE_LIMITS = { totalMs: 20_000, stallMs: 10_000, maxBytes: 4 * 1024 * 1024 };
 
 const KEEP_DEFAULT = `EventPics itself is at ${DEFAULT_BASE_URL}.`;
 
-const error = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
-
-/** What an address that got no answer means, in words, with what to do. */
-function noAnswer(host: string, probe: Extract<ProbeResult, { reason: 'noAnswer' }>): string {
-	if (probe.ssrf) return `n8n's SSRF protection blocked the Base URL (${host}): ${probe.ssrf}`;
-	switch (networkKind(probe.code)) {
-		case 'refused':
-			return `Nothing answers at ${host}: the connection was refused. Check the Base URL. ${KEEP_DEFAULT}`;
-		case 'notFound':
-			return `The host name in the Base URL (${host}) was not found. Check it for typos. ${KEEP_DEFAULT}`;
-		case 'timedOut':
-			return `${host} did not answer within ${shownDuration(PROBE_LIMITS.totalMs)}. Check the Base URL, and that n8n can reach it (a proxy or firewall may stop it).`;
-		case 'certificate':
-			return `The HTTPS certificate of ${host} is not trusted, so the key was not sent. Check the Base URL. ${KEEP_DEFAULT}`;
-		case 'closed':
-			return `${host} closed the connection before it answered. Check the Base URL and test again.`;
-		case 'invalidUrl':
-			return `The Base URL is not a valid address. ${KEEP_DEFAULT}`;
-		default:
-			return `No answer came from ${host}. Check the Base URL and the network of the n8n machine, then test again.`;
-	}
+/** A failure of the test's request in the words of the credential dialog, with what to do. */
+function words(host: string, error: EventPicsError): string {
+	const { networkCode, detail } = error.facts;
+	if (error.kind === 'ssrf')
+		return `n8n's SSRF protection blocked the Base URL (${host}): ${detail}`;
+	if (error.kind === 'tooLarge')
+		return `${host} answered with more than ${shownSize(PROBE_LIMITS.maxBytes)}, more than an EventPics events list can be, so the test stopped reading. ${KEEP_DEFAULT}`;
+	if (error.kind === 'stalled')
+		return `${host} stopped sending its answer for ${shownDuration(PROBE_LIMITS.stallMs)}, so the test stopped waiting. Check the Base URL and test again.`;
+	if (error.kind === 'deadline')
+		return `${host} did not finish its answer within ${shownDuration(PROBE_LIMITS.totalMs)}, so the test stopped waiting. Check the Base URL and test again.`;
+	if (error.kind === 'brokeOff')
+		return `${host} broke off its answer. Check the Base URL and test again.`;
+	const code = networkCode ?? '';
+	if (code === 'ECONNREFUSED')
+		return `Nothing answers at ${host}: the connection was refused. Check the Base URL. ${KEEP_DEFAULT}`;
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+		return `The host name in the Base URL (${host}) was not found. Check it for typos. ${KEEP_DEFAULT}`;
+	if (/^(ETIMEDOUT|ECONNABORTED|ERR_SOCKET_CONNECTION_TIMEOUT)$/.test(code))
+		return `${host} did not answer within ${shownDuration(PROBE_LIMITS.totalMs)}. Check the Base URL, and that n8n can reach it (a proxy or firewall may stop it).`;
+	if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|TLS|SSL/.test(code))
+		return `The HTTPS certificate of ${host} is not trusted, so the key was not sent. Check the Base URL. ${KEEP_DEFAULT}`;
+	if (/^(ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)$/.test(code))
+		return `${host} closed the connection before it answered. Check the Base URL and test again.`;
+	if (code === 'ERR_INVALID_URL') return `The Base URL is not a valid address. ${KEEP_DEFAULT}`;
+	return `No answer came from ${host}. Check the Base URL and the network of the n8n machine, then test again.`;
 }
 
-/** What a status means for this credential, in words, with what to do. */
-function statusMessage(statusCode: number, location: string | undefined): string | undefined {
-	if (REDIRECT_STATUSES.has(statusCode)) {
-		const to = location ? ' to another address' : '';
-		return `The Base URL (${statusCode}) answered with a redirect${to}. The test does not follow redirects, so the API key was not sent there. Check the Base URL. ${KEEP_DEFAULT}`;
-	}
+/** What a status means for this credential, in words, or undefined for a 2xx. */
+function statusWords(statusCode: number, location: string | undefined): string | undefined {
+	if (REDIRECTS.has(statusCode))
+		return `The Base URL (${statusCode}) answered with a redirect${location ? ' to another address' : ''}. The test does not follow redirects, so the API key was not sent there. Check the Base URL. ${KEEP_DEFAULT}`;
 	if (statusCode === 401)
-		return 'EventPics refused the API key (401). Copy the key again from the EventPics app (open the event, then the API key management) and paste it without spaces.';
+		return 'EventPics refused the API key of the credential (401). Copy the key again from the EventPics app (open the event, then the API key management) and paste it without spaces.';
 	if (statusCode === 404)
 		return `No EventPics API answered at this Base URL (404). ${KEEP_DEFAULT}`;
 	if (statusCode === 429)
@@ -58,25 +67,58 @@ function statusMessage(statusCode: number, location: string | undefined): string
 	return undefined;
 }
 
-/** A probe that did not end with a whole answer: which limit, in words. */
-function cutShort(
-	host: string,
-	probe: Exclude<ProbeResult, { ok: true } | { reason: 'noAnswer' }>,
-) {
-	if (probe.reason === 'tooLarge')
-		return `${host} answered with more than ${shownSize(PROBE_LIMITS.maxBytes)}, more than an EventPics events list can be, so the test stopped reading. ${KEEP_DEFAULT}`;
-	if (probe.reason === 'stalled')
-		return `${host} stopped sending its answer for ${shownDuration(PROBE_LIMITS.stallMs)}, so the test stopped waiting. Check the Base URL and test again.`;
-	if (probe.reason === 'tooSlow')
-		return `${host} did not finish its answer within ${shownDuration(PROBE_LIMITS.totalMs)}, so the test stopped waiting. Check the Base URL and test again.`;
-	return `${host} broke off its answer. Check the Base URL and test again.`;
+/**
+ * GET <base>/geteventsandalbums with the key, through the one request helper n8n gives a credential
+ * test (the legacy `request`, which takes no abort signal), no redirect followed. n8n's `timeout`
+ * ends a server that sends no headers; after them a watch stops the body on a stall, at the total
+ * time, or past PROBE_LIMITS.maxBytes.
+ */
+async function probe(ctx: ICredentialTestFunctions, baseUrl: string, apiKey: string) {
+	const startedAt = Date.now();
+	const response = (await ctx.helpers
+		.request({
+			method: 'GET',
+			uri: `${baseUrl}/geteventsandalbums`,
+			headers: {
+				Authorization: `Bearer ${apiKey}`,
+				Accept: 'application/json',
+				'Cache-Control': 'no-store',
+			},
+			followRedirect: false,
+			followAllRedirects: false,
+			simple: false,
+			resolveWithFullResponse: true,
+			useStream: true,
+			json: false,
+			timeout: PROBE_LIMITS.totalMs,
+		})
+		.catch((error: unknown) => {
+			throw networkFacts('geteventsandalbums', error);
+		})) as { statusCode: number; headers?: Record<string, unknown>; body: AnswerStream };
+	const watch = watchTransfer({
+		stallMs: PROBE_LIMITS.stallMs,
+		deadlineMs: Math.max(1, PROBE_LIMITS.totalMs - (Date.now() - startedAt)),
+	});
+	const facts = {
+		step: 'geteventsandalbums' as const,
+		statusCode: response.statusCode,
+		onBytes: watch.moved,
+	};
+	const read = await readAnswer(response.body, PROBE_LIMITS.maxBytes, watch.signal, facts).then(
+		(body) => ({ body }),
+		(error: unknown) => ({ error }),
+	);
+	watch.end();
+	if ('body' in read) return { ...response, body: read.body };
+	const { error } = read;
+	if (!(error instanceof EventPicsError) || error.kind === 'tooLarge') throw error;
+	if (error.kind !== 'deadline') throw new EventPicsError('brokeOff', facts); // the body broke off
+	throw watch.stopped === 'stalled' ? new EventPicsError('stalled', facts) : error;
 }
 
 /**
- * The EventPics credential's test (n8n runs it when the credential is saved): the Base URL checked
- * by the node's own rule (helpers/baseUrl.ts) before anything is sent, then GET /geteventsandalbums
- * with the key, never following a redirect, ended within PROBE_LIMITS whatever the server does.
- * Every answer in words, with the fix.
+ * The EventPics credential's test, run when the credential is saved: the Base URL checked by the
+ * node's own rule before anything is sent, then the key's events asked for; every answer in words.
  */
 export async function eventPicsApiTest(
 	this: ICredentialTestFunctions,
@@ -84,21 +126,27 @@ export async function eventPicsApiTest(
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	const base = checkBaseUrl(data.baseUrl);
-	if (!base.ok) return error(`The Base URL is refused: ${base.reason}`);
+	if (!base.ok) return { status: 'Error', message: `The Base URL is refused: ${base.reason}` };
 	const apiKey = typeof data.apiKey === 'string' ? data.apiKey.trim() : '';
 	if (apiKey === '')
-		return error(
-			'Enter the API key: create it in the EventPics app (open the event, then the API key management).',
-		);
+		return {
+			status: 'Error',
+			message:
+				'Enter the API key: create it in the EventPics app (open the event, then the API key management).',
+		};
 	const host = new URL(base.url).host;
-	const probe = await probeEvents(this, base.url, apiKey);
-	if (!probe.ok)
-		return error(probe.reason === 'noAnswer' ? noAnswer(host, probe) : cutShort(host, probe));
-	const refused = statusMessage(probe.statusCode, headerText(probe.headers, 'location'));
-	if (refused) return error(refused);
-	if (parseEventsResponse(parseBody(probe.body)) === undefined)
-		return error(
-			`The Base URL answered ${probe.statusCode}, but not with an EventPics events list. ${KEEP_DEFAULT}`,
-		);
-	return { status: 'OK', message: 'Connection successful!' };
+	const answer = await probe(this, base.url, apiKey).catch((error: Error) => error);
+	if (answer instanceof Error)
+		return {
+			status: 'Error',
+			message: answer instanceof EventPicsError ? words(host, answer) : answer.message,
+		};
+	const refused = statusWords(answer.statusCode, headerText(answer.headers, 'location'));
+	if (refused) return { status: 'Error', message: refused };
+	if (parseEvents(parseBody(answer.body)) !== undefined)
+		return { status: 'OK', message: 'Connection successful!' };
+	return {
+		status: 'Error',
+		message: `The Base URL answered ${answer.statusCode}, but not with an EventPics events list. ${KEEP_DEFAULT}`,
+	};
 }

@@ -1,48 +1,100 @@
 import type { NodeEgressFilter } from 'n8n-workflow';
 
-import type { EventPicsContext } from './request';
+import { internalHostReason } from '../helpers/address';
+import type { Step } from '../helpers/errors';
+import { EventPicsError } from '../helpers/errors';
+import { shown } from '../helpers/text';
+import type { Context } from './request';
 
-type EgressHelpers = { getSecureEgressFilter?: (policy: 'enforced') => NodeEgressFilter };
-
-/** The verdicts of one node run, by origin: a run of 1,000 files to one storage asks once. */
-const verdictsOfRun = new WeakMap<object, Map<string, Promise<string | undefined>>>();
-
-/**
- * Why n8n's egress filter refuses `url`, or undefined when it lets it pass or this n8n has none.
- * The filter (n8n 2.41 and later) resolves the host name, so it also refuses a public-looking name
- * that resolves to an internal address, which the literal checks (helpers/address.ts) cannot see.
- * It is asked 'enforced': it applies the instance's rules (N8N_SSRF_BLOCKED_IP_RANGES,
- * N8N_SSRF_ALLOWED_IP_RANGES, N8N_SSRF_ALLOWED_HOSTNAMES) also where SSRF protection is off. A name
- * the filter cannot resolve is left to the request, which then says why it got no answer (behind an
- * HTTP proxy, n8n itself may not resolve outside names). Older n8n: undefined, the literal checks hold.
- * Asked once per origin in a node run (the context `ctx` is the run's).
- */
-export async function egressRefusal(ctx: EventPicsContext, url: URL): Promise<string | undefined> {
-	const helpers = ctx.helpers as EgressHelpers;
-	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
-	let verdicts = verdictsOfRun.get(ctx);
-	if (!verdicts) verdictsOfRun.set(ctx, (verdicts = new Map()));
-	let verdict = verdicts.get(url.origin);
-	if (!verdict) {
-		verdict = askFilter(helpers.getSecureEgressFilter('enforced'), url);
-		verdicts.set(url.origin, verdict);
-	}
-	return await verdict;
+/** Where a request to a File URL hop or an upload address goes: the address to connect to, pinned. */
+export interface Target {
+	url: string;
+	headers: Record<string, string>;
+	agentOptions?: { servername: string };
 }
 
-async function askFilter(filter: NodeEgressFilter, url: URL): Promise<string | undefined> {
-	let verdict: Awaited<ReturnType<NodeEgressFilter['validateUrl']>>;
-	try {
-		verdict = await filter.validateUrl(url);
-	} catch {
-		return undefined;
-	}
-	if (verdict.ok) return undefined;
-	const { name, ip } = verdict.error as Error & { ip?: unknown };
-	if (name === 'SsrfBlockedIpError') {
-		const address = typeof ip === 'string' ? ip : 'an address';
-		return `a name that resolves to ${address}, an address n8n's egress filter restricts`;
-	}
-	if (name === 'SsrfBlockedHostnameError') return "a host name n8n's egress filter blocks";
-	return undefined;
+type Lookup = (
+	hostname: string,
+	options: { all: true },
+	callback: (error: Error | null, addresses: Array<{ address: string }>) => void,
+) => void;
+
+/** n8n's egress filter (2.41 and later), 'enforced': its rules apply even where SSRF protection is off. */
+function egressFilter(ctx: Context): NodeEgressFilter | undefined {
+	const helpers = ctx.helpers as {
+		getSecureEgressFilter?: (policy: 'enforced') => NodeEgressFilter;
+	};
+	return typeof helpers.getSecureEgressFilter === 'function'
+		? helpers.getSecureEgressFilter('enforced')
+		: undefined;
+}
+
+/** The addresses a name resolves to, each checked by the filter: its refusal, or why none came. */
+async function resolve(filter: NodeEgressFilter, hostname: string) {
+	const lookup = filter.createSecureLookup() as unknown as Lookup;
+	return await new Promise<{ addresses: string[] } | { refused: string }>((done) =>
+		lookup(hostname, { all: true }, (error, addresses) => {
+			const { name, ip, code } = (error ?? {}) as Error & { ip?: unknown; code?: unknown };
+			if (!error && addresses.length > 0)
+				done({ addresses: addresses.map((entry) => entry.address) });
+			else if (name === 'SsrfBlockedIpError')
+				done({
+					refused: `a name that resolves to ${typeof ip === 'string' ? ip : 'an address'}, an address n8n's egress filter restricts`,
+				});
+			else if (name === 'SsrfBlockedHostnameError')
+				done({ refused: "a host name n8n's egress filter blocks" });
+			else
+				done({
+					refused: `a name this machine cannot resolve${typeof code === 'string' ? ` (${code})` : ''}, so its address cannot be checked`,
+				});
+		}),
+	);
+}
+
+/**
+ * Where to connect for `url` (a File URL or one of its redirects, an upload address), or the refusal
+ * of an internal address. The name is resolved once, through n8n's egress filter, its addresses
+ * checked, and the request connects to the checked address (the name goes along as Host and for
+ * TLS), so a name that answers a public address first and an internal one after (DNS rebinding)
+ * cannot lead inside; a name that cannot be resolved is refused. `allowInternal` (Allow Internal
+ * Addresses, or a local Base URL) connects to the name as it is. An n8n without the filter gets the
+ * literal checks only.
+ */
+export async function checkedTarget(
+	ctx: Context,
+	url: URL,
+	step: Step,
+	allowInternal: boolean,
+	shownUrl: string,
+	redirects?: string,
+): Promise<Target> {
+	const same = { url: url.href, headers: {} };
+	const refuse = (why: string) => {
+		const reason = `"${shown(url.host)}" is ${why}`;
+		return step === 'put'
+			? new EventPicsError('refusedAddress', {
+					step,
+					detail: `"${shown(url.origin)}" points into an internal network: ${reason}`,
+				})
+			: new EventPicsError('internal', { step, url: shownUrl, detail: redirects, reason });
+	};
+	if (allowInternal) return same;
+	const literal = internalHostReason(url.hostname);
+	if (literal) throw refuse(literal);
+	const filter = egressFilter(ctx);
+	if (!filter) return same;
+	const found = await resolve(filter, url.hostname.replace(/^\[|\]$/g, ''));
+	if ('refused' in found) throw refuse(found.refused);
+	const address = found.addresses[0];
+	const inside = internalHostReason(address.includes(':') ? `[${address}]` : address);
+	if (inside) throw refuse(`a name that resolves to ${address}, ${inside}`);
+	if (found.addresses.length === 1 && found.addresses[0] === url.hostname.replace(/^\[|\]$/g, ''))
+		return same;
+	const pinned = new URL(url.href);
+	pinned.hostname = address.includes(':') ? `[${address}]` : address;
+	return {
+		url: pinned.href,
+		headers: { Host: url.host },
+		agentOptions: url.protocol === 'https:' ? { servername: url.hostname } : undefined,
+	};
 }

@@ -1,161 +1,281 @@
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { jsonParse } from 'n8n-workflow';
+import { jsonParse, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { Failure } from './errors';
-import {
-	deadlineFailure,
-	httpFailure,
-	networkFailure,
-	redirectFailure,
-	tooLargeFailure,
-} from './errors';
-import { parseRetryAfter } from './retry';
+import { checkBaseUrl } from '../helpers/baseUrl';
 
-export const CREDENTIAL_TYPE = 'eventPicsApi';
+import type { Facts, Step } from '../helpers/errors';
+import { EventPicsError } from '../helpers/errors';
+import type { EventSummary } from '../helpers/events';
+import { parseEvents } from '../helpers/events';
+import { headerText, shownSize } from '../helpers/text';
 
-/** The contexts that may talk to EventPics: operations, dropdown (list search) methods and the trigger's poll. */
-export type EventPicsContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+/** The contexts that talk to EventPics: operations, dropdowns and the trigger's poll. */
+export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
-/** The three requests of the service, named as the API names them, and the download of a URL source. */
-export type Step = 'geteventsandalbums' | 'getuploadurl' | 'put' | 'download';
-
-export interface HttpAnswer {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: unknown;
+export interface Policy {
+	/** Tries of one request (or one upload), the first included. */
+	maxAttempts: number;
+	/** Longest time spent waiting between tries, summed. */
+	maxTotalWaitMs: number;
+	/** First backoff step; doubled on each further try, at most maxDelayMs. */
+	baseDelayMs: number;
+	maxDelayMs: number;
+	/**
+	 * Deadline of each call to the service (connect, answer, body), and the longest stall of a PUT or
+	 * a download. The service answers in well under a second, and S3-like storage drops a connection
+	 * idle for about 20 s, so only what is stuck ends.
+	 */
+	timeoutMs: number;
 }
 
-export type Result<T> = { ok: true; value: T } | { ok: false; failure: Failure };
-
-/** The execution's cancel signal (the user stopping the workflow), when the context has one. */
-function cancelSignal(ctx: EventPicsContext): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-}
-
-/** `signal`, joined with the execution's cancel signal when there is one. */
-export function withCancel(ctx: EventPicsContext, signal: AbortSignal): AbortSignal {
-	const cancel = cancelSignal(ctx);
-	return cancel ? AbortSignal.any([signal, cancel]) : signal;
-}
-
-/**
- * `ctx` for a request that must end on `signal`: n8n's authenticated helper replaces the request's
- * `abortSignal` by the execution's cancel signal, so this context hands it ours instead.
- */
-export function callerWith<T extends EventPicsContext>(ctx: T, signal: AbortSignal): T {
-	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as T;
-}
+export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze({
+	maxAttempts: 8,
+	maxTotalWaitMs: 120_000,
+	baseDelayMs: 500,
+	maxDelayMs: 20_000,
+	timeoutMs: 60_000,
+});
 
 /** An answer body as n8n hands it out with `encoding: 'stream'` (a Node.js readable stream). */
 export interface AnswerStream extends AsyncIterable<Buffer | string> {
 	destroy: (error?: Error) => void;
 	destroyed?: boolean;
+	socket?: { remoteAddress?: string };
 }
 
-type AnswerRead =
-	| { ok: true; bytes: Buffer }
-	| { ok: false; reason: 'tooLarge' | 'deadline' | 'broken'; error?: unknown };
-
-/** The statuses of a redirect: a Location that a download follows, hop by hop, and a call with the key never does. */
-export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** The statuses of a redirect. */
+export const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /**
- * Reads an answer body, but never more than `maxBytes` (the rest is not read: the stream is
- * destroyed) and never past the deadline `signal` (the stream is destroyed when it fires, so a
- * server that sends one byte now and then cannot hold the node). `onBytes` hears of every chunk.
+ * The slowest link a transfer may be on: 256 kbit/s, below any uplink that still carries photos.
+ * Used only where the node cannot see bytes move, or to bound a server that drips.
+ */
+export const SLOWEST_LINK_BYTES_PER_SECOND = 32 * 1024;
+
+/** The execution's cancel signal (the user stopping the workflow) joined with `signal`. */
+export function withCancel(ctx: Context, signal: AbortSignal): AbortSignal {
+	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	return cancel ? AbortSignal.any([signal, cancel]) : signal;
+}
+
+/**
+ * `ctx` for a request that must end on `signal`: n8n's authenticated helper replaces a request's
+ * `abortSignal` by the execution's cancel signal, so this context hands it ours instead.
+ */
+export function callerWith<T extends Context>(ctx: T, signal: AbortSignal): T {
+	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as T;
+}
+
+/** Why a watch ended a transfer. */
+type Stop = 'stalled' | 'tooSlow' | 'deadline';
+
+export interface TransferWatch {
+	readonly signal: AbortSignal;
+	readonly startedAt: number;
+	readonly stopped: Stop | undefined;
+	readonly bytes: number;
+	/** Bytes that moved (either way); restarts the stall clock. */
+	moved: (count: number) => void;
+	/** Nothing is expected to move for `ms` (bytes still on their way): the stall clock starts after. */
+	quietFor: (ms: number) => void;
+	end: () => void;
+}
+
+/**
+ * A watchdog over one transfer, on n8n's `sleep` (no timers of the node's own): the caller counts the
+ * bytes that move; it aborts `signal` when none moved for `stallMs`, when the transfer falls below
+ * `minBytesPerSecond` once `stallMs` has passed, or at `deadlineMs`. It looks four times per limit,
+ * at most once a second.
+ */
+export function watchTransfer(limits: {
+	stallMs: number;
+	minBytesPerSecond?: number;
+	deadlineMs?: number;
+}): TransferWatch {
+	const controller = new AbortController();
+	const startedAt = Date.now();
+	let [lastAt, bytes, ended] = [startedAt, 0, false];
+	let stopped: Stop | undefined;
+	const every = Math.max(
+		25,
+		Math.min(1000, Math.floor(Math.min(limits.stallMs, limits.deadlineMs ?? Infinity) / 4)),
+	);
+	void (async () => {
+		while (!ended && !stopped) {
+			await sleep(every);
+			const now = Date.now();
+			const owed = ((limits.minBytesPerSecond ?? 0) * (now - startedAt - limits.stallMs)) / 1000;
+			if (ended) return;
+			if (limits.deadlineMs !== undefined && now - startedAt >= limits.deadlineMs)
+				stopped = 'deadline';
+			else if (now - lastAt >= limits.stallMs) stopped = 'stalled';
+			else if (owed > 0 && bytes < owed) stopped = 'tooSlow';
+			if (stopped) controller.abort(new Error(`The transfer was stopped: ${stopped}`));
+		}
+	})();
+	return {
+		signal: controller.signal,
+		startedAt,
+		get stopped() {
+			return stopped;
+		},
+		get bytes() {
+			return bytes;
+		},
+		moved: (count: number) => {
+			bytes += count;
+			lastAt = Math.max(lastAt, Date.now());
+		},
+		quietFor: (ms: number) => void (lastAt = Math.max(lastAt, Date.now() + ms)),
+		end: () => void (ended = true),
+	};
+}
+
+/**
+ * An answer body, but never more than `maxBytes` (the stream is destroyed) and never past `signal`
+ * (destroyed when it fires, so a server that drips a byte now and then cannot hold the node).
+ * Throws what ended it: 'tooLarge', 'deadline', or the network error that broke it off.
  */
 export async function readAnswer(
 	stream: AnswerStream,
 	maxBytes: number,
 	signal: AbortSignal,
-	onBytes?: (count: number) => void,
-): Promise<AnswerRead> {
-	if (signal.aborted) {
-		stream.destroy();
-		return { ok: false, reason: 'deadline' };
-	}
-	const onAbort = () => stream.destroy();
-	signal.addEventListener('abort', onAbort, { once: true });
+	facts: Facts & { onBytes?: (count: number) => void },
+): Promise<Buffer> {
+	const stop = () => stream.destroy();
+	if (signal.aborted) stop();
+	signal.addEventListener('abort', stop, { once: true });
 	const chunks: Buffer[] = [];
 	let size = 0;
+	let failure: EventPicsError | undefined;
 	try {
 		for await (const chunk of stream) {
 			const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 			size += bytes.length;
-			onBytes?.(bytes.length);
+			facts.onBytes?.(bytes.length);
 			if (size > maxBytes) {
 				stream.destroy();
-				return { ok: false, reason: 'tooLarge' };
+				failure = new EventPicsError('tooLarge', { ...facts, detail: shownSize(maxBytes) });
+				break;
 			}
 			chunks.push(bytes);
 		}
-		if (signal.aborted) return { ok: false, reason: 'deadline' };
-		return { ok: true, bytes: Buffer.concat(chunks) };
 	} catch (error) {
-		return signal.aborted
-			? { ok: false, reason: 'deadline' }
-			: { ok: false, reason: 'broken', error };
+		failure = signal.aborted ? undefined : networkFacts(facts.step, error);
 	} finally {
-		signal.removeEventListener('abort', onAbort);
+		signal.removeEventListener('abort', stop);
 	}
+	if (failure) throw failure;
+	if (signal.aborted) throw new EventPicsError('deadline', facts);
+	return Buffer.concat(chunks);
 }
 
 /**
- * Largest error answer (a status other than 2xx) read as JSON. The service's Error object is a few
- * hundred bytes; parsing megabytes of it is where a hostile answer costs seconds (250,000 keys took
- * V8 about a second), so of a larger one only the start is kept, as text: an error shows nothing of
- * it unless it is an S3-style XML error.
+ * The body as JSON when it is JSON, else as text. An error answer over 64 KiB stays text (its start
+ * only): parsing megabytes of a hostile one is where it would cost seconds.
  */
-const MAX_ERROR_JSON_BYTES = 64 * 1024;
-
-/** The body as JSON when it is JSON, else as text ('' for none); a large error answer stays text. */
 export function parseBody(bytes: Buffer, statusCode = 200): unknown {
-	const success = statusCode >= 200 && statusCode <= 299;
-	// only its start is ever looked at (an S3-style XML error)
-	if (!success && bytes.length > MAX_ERROR_JSON_BYTES)
-		return bytes.toString('utf8', 0, MAX_ERROR_JSON_BYTES);
+	if ((statusCode < 200 || statusCode > 299) && bytes.length > 64 * 1024)
+		return bytes.toString('utf8', 0, 64 * 1024);
 	const text = bytes.toString('utf8');
-	if (text.trim() === '') return '';
-	return jsonParse<unknown>(text, { fallbackValue: text });
+	return text.trim() === '' ? '' : jsonParse<unknown>(text, { fallbackValue: text });
 }
 
-/** Largest answer read from each service call; more is refused. An events list of 4 MiB is thousands of events. */
-const MAX_ANSWER_BYTES: Record<'geteventsandalbums' | 'getuploadurl', number> = {
-	geteventsandalbums: 4 * 1024 * 1024,
-	getuploadurl: 64 * 1024,
-};
+/** Find a Node.js network error code (or n8n's SSRF refusal) in an error and its causes. */
+export function networkFacts(
+	step: Step,
+	error: unknown,
+	more: Partial<Facts> = {},
+): EventPicsError {
+	for (let cause = error as IDataObject | undefined, depth = 0; cause && depth < 5; depth++) {
+		const { name, description, code } = cause;
+		if (name === 'SsrfBlockedIpError' || name === 'SsrfBlockedHostnameError') {
+			const detail = typeof description === 'string' ? description : 'the address is restricted';
+			return new EventPicsError('ssrf', { ...more, step, detail });
+		}
+		if (typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'ERR_BAD_RESPONSE')
+			return new EventPicsError('noAnswer', { ...more, step, networkCode: code });
+		cause = cause.cause as IDataObject | undefined;
+	}
+	return new EventPicsError('noAnswer', { ...more, step, networkCode: 'NETWORK_ERROR' });
+}
 
-interface ApiCall {
-	step: 'geteventsandalbums' | 'getuploadurl';
-	options: IHttpRequestOptions;
-	timeoutMs: number;
-	timeoutName?: string;
-	/**
-	 * Whether n8n applies the credential (the Bearer header). getuploadurl carries the key in its
-	 * body, which is all the API asks for, so it skips n8n's credential handling (about 1 ms a file).
-	 */
-	authenticated?: boolean;
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if readable. */
+export function retryAfterMs(value: string | undefined, nowMs = Date.now()): number | undefined {
+	const text = value?.trim();
+	if (!text || text.length > 64) return undefined;
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
 /**
- * One call to the service, with the credential applied by n8n unless `authenticated` is false. Redirects are never followed (n8n
- * would send the key along), the whole call has a deadline, and at most MAX_ANSWER_BYTES of the
- * answer are read. Every status comes back as an answer; a redirect, a too large or too slow answer
- * and a request that got no answer are failures.
+ * The failure a non-2xx answer stands for, with what the service said: its Error object, or an
+ * S3-style XML error (any other text is nobody's business in an error).
  */
-export async function callApi(ctx: EventPicsContext, call: ApiCall): Promise<Result<HttpAnswer>> {
-	const { step, timeoutMs } = call;
-	// the deadline, joined with the execution's cancel signal (the user stopping the workflow)
+export function statusError(
+	step: Step,
+	statusCode: number,
+	headers: Record<string, unknown>,
+	body: unknown,
+) {
+	const object = typeof body === 'object' && body !== null ? (body as IDataObject) : undefined;
+	const text = typeof body === 'string' ? body.slice(0, 64 * 1024) : '';
+	const said = object
+		? {
+				code: typeof object.code === 'string' ? object.code : undefined,
+				message: typeof object.message === 'string' ? object.message : undefined,
+				details: object.details,
+			}
+		: {
+				code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1],
+				message: /<Message>([^<]*)<\/Message>/.exec(text)?.[1],
+			};
+	const facts: Facts = {
+		step,
+		statusCode,
+		said,
+		retryAfterMs: retryAfterMs(headerText(headers, 'retry-after')),
+	};
+	const kind =
+		statusCode === 401
+			? 'unauthorized'
+			: statusCode === 400
+				? 'badRequest'
+				: statusCode === 429
+					? 'rateLimited'
+					: statusCode >= 500
+						? 'serverError'
+						: 'status';
+	return new EventPicsError(kind, facts);
+}
+
+/** Largest answer of each service call read: an events list of 4 MiB is thousands of events. */
+const MAX_ANSWER = { geteventsandalbums: 4 * 1024 * 1024, getuploadurl: 64 * 1024 };
+
+/**
+ * One call to the service: the credential applied by n8n (or, for getuploadurl, the key in the
+ * body, which is all the API asks for and spares n8n's credential handling, about 1 ms a file); no
+ * redirect followed (the key would go along); a deadline for the whole call; at most MAX_ANSWER read.
+ * The 2xx body, parsed; any failure thrown as an EventPicsError.
+ */
+async function callApi(
+	ctx: Context,
+	step: 'geteventsandalbums' | 'getuploadurl',
+	options: IHttpRequestOptions,
+	timeoutMs: number,
+): Promise<unknown> {
 	const deadline = AbortSignal.timeout(timeoutMs);
 	const signal = withCancel(ctx, deadline);
 	const full: IHttpRequestOptions = {
-		...call.options,
+		...options,
 		json: false,
 		encoding: 'stream',
 		returnFullResponse: true,
@@ -169,41 +289,186 @@ export async function callApi(ctx: EventPicsContext, call: ApiCall): Promise<Res
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (
-			call.authenticated === false
+			step === 'getuploadurl'
 				? await ctx.helpers.httpRequest.call(caller, full)
-				: await ctx.helpers.httpRequestWithAuthentication.call(caller, CREDENTIAL_TYPE, full)
+				: await ctx.helpers.httpRequestWithAuthentication.call(caller, 'eventPicsApi', full)
 		) as IN8nHttpFullResponse;
 	} catch (error) {
-		return {
-			ok: false,
-			failure: deadline.aborted ? deadlineFailure(step, call) : networkFailure(step, error),
-		};
+		throw deadline.aborted
+			? new EventPicsError('deadline', { step, timeoutMs })
+			: networkFacts(step, error);
 	}
+	const { statusCode } = response;
 	const headers = (response.headers ?? {}) as Record<string, unknown>;
 	const stream = response.body as AnswerStream;
-	const { statusCode } = response;
-	if (REDIRECT_STATUSES.has(statusCode)) {
+	if (REDIRECTS.has(statusCode)) {
 		stream.destroy();
-		return {
-			ok: false,
-			failure: redirectFailure(step, statusCode, headers.location, String(full.url)),
-		};
-	}
-	const read = await readAnswer(stream, MAX_ANSWER_BYTES[step], signal);
-	if (!read.ok) {
-		if (read.reason === 'tooLarge') {
-			return { ok: false, failure: tooLargeFailure(step, statusCode, MAX_ANSWER_BYTES[step]) };
+		let detail: string | undefined;
+		try {
+			const target = new URL(headerText(headers, 'location') ?? '', String(full.url));
+			detail = ['http:', 'https:'].includes(target.protocol) ? target.origin : target.protocol;
+		} catch {
+			detail = undefined;
 		}
-		if (read.reason === 'deadline' && deadline.aborted)
-			return { ok: false, failure: deadlineFailure(step, call) };
-		return { ok: false, failure: networkFailure(step, read.error) };
+		throw new EventPicsError('redirect', { step, statusCode, detail });
 	}
-	return { ok: true, value: { statusCode, headers, body: parseBody(read.bytes, statusCode) } };
+	const bytes = await readAnswer(stream, MAX_ANSWER[step], signal, { step, statusCode, timeoutMs });
+	const body = parseBody(bytes, statusCode);
+	if (statusCode < 200 || statusCode > 299) throw statusError(step, statusCode, headers, body);
+	return body;
 }
 
-/** An answer with a 2xx status, or the failure it stands for (with its Retry-After). */
-export function successOrFailure(step: Step, answer: HttpAnswer): Result<HttpAnswer> {
-	if (answer.statusCode >= 200 && answer.statusCode <= 299) return { ok: true, value: answer };
-	const retryAfter = parseRetryAfter(answer.headers['retry-after'], Date.now());
-	return { ok: false, failure: httpFailure(step, answer, retryAfter) };
+/** A failure worth another try: 408, 429, 500, 502-504, a deadline or stall, a connection lost on the way. */
+export function isTransient(error: EventPicsError): boolean {
+	const { statusCode, networkCode } = error.facts;
+	if (['deadline', 'stalled', 'tooSlow'].includes(error.kind)) return true;
+	if (statusCode !== undefined) return [408, 429, 500, 502, 503, 504].includes(statusCode);
+	return (
+		error.kind === 'noAnswer' &&
+		/^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_CONNECTION_TIMEOUT|ERR_STREAM_PREMATURE_CLOSE|UND_ERR_SOCKET)$/.test(
+			networkCode ?? '',
+		)
+	);
+}
+
+/** What to do after a failed try: wait and try again, try again at once, or give up. */
+export type Decision = 'retry' | 'now' | 'stop';
+
+/**
+ * Runs `attempt` until it succeeds, `decide` stops it, or the policy's tries or total wait are used
+ * up; the last error is thrown with the tries it took. A try waits its backoff (exponential, half to
+ * all of its step), or what the service asks (Retry-After) when it asks for longer. A 429 that says
+ * to come back in a second or more is the service pacing, not failing: it does not use up Max
+ * Attempts and waits what it asks (at least half the first step); a shorter Retry-After counts as
+ * none. Every request counts against one bound: at most four times Max Attempts in all. A wait
+ * longer than what is left of Max Total Wait ends the tries at once.
+ */
+export async function withRetries<T>(
+	policy: Policy,
+	attempt: (attemptNumber: number) => Promise<T>,
+	decide: (error: EventPicsError) => Decision = (error) => (isTransient(error) ? 'retry' : 'stop'),
+	random: () => number = Math.random,
+): Promise<T> {
+	const startedAt = Date.now();
+	let [waitedMs, counted] = [0, 0];
+	for (let attemptNumber = 1; ; attemptNumber++) {
+		const tried = await attempt(attemptNumber).then(
+			(value) => ({ value }),
+			(thrown: unknown) => ({ thrown }),
+		);
+		if ('value' in tried) return tried.value;
+		if (!(tried.thrown instanceof EventPicsError)) throw tried.thrown;
+		const error = tried.thrown;
+		const decision = decide(error);
+		const asked = error.facts.retryAfterMs ?? 0;
+		const paced = error.kind === 'rateLimited' && asked >= 1000;
+		if (!paced) counted++;
+		const tries = { attempts: attemptNumber, elapsedMs: Date.now() - startedAt };
+		if (
+			decision === 'stop' ||
+			counted >= policy.maxAttempts ||
+			attemptNumber >= policy.maxAttempts * 4
+		) {
+			error.facts = { ...error.facts, tries };
+			throw error;
+		}
+		const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptNumber - 1));
+		const backoff = paced ? policy.baseDelayMs / 2 : Math.round(step / 2 + (random() * step) / 2);
+		const delay = decision === 'now' ? 0 : Math.max(asked, backoff);
+		if (waitedMs + delay > policy.maxTotalWaitMs) {
+			const leftMs = Math.max(0, policy.maxTotalWaitMs - waitedMs);
+			const waitRefused = asked > 0 && decision !== 'now' ? { askedMs: delay, leftMs } : undefined;
+			error.facts = { ...error.facts, tries: { ...tries, waitRefused } };
+			throw error;
+		}
+		if (delay > 0) await sleep(delay);
+		waitedMs += delay;
+	}
+}
+
+/** GET /geteventsandalbums: the events of the key, albums read by `id` or `albumId`. */
+export async function listEvents(
+	ctx: Context,
+	baseUrl: string,
+	policy: Policy,
+): Promise<EventSummary[]> {
+	return await withRetries(policy, async () => {
+		const body = await callApi(
+			ctx,
+			'geteventsandalbums',
+			{
+				method: 'GET',
+				url: `${baseUrl}/geteventsandalbums`,
+				headers: { Accept: 'application/json', 'Cache-Control': 'no-store' },
+			},
+			policy.timeoutMs,
+		);
+		const events = parseEvents(body);
+		if (events) return events;
+		throw new EventPicsError('malformed', {
+			step: 'geteventsandalbums',
+			statusCode: 200,
+			detail: 'a JSON "events" list',
+		});
+	});
+}
+
+/** POST /getuploadurl, once: the pre-signed address of one file. */
+export async function requestUploadUrl(
+	ctx: Context,
+	credential: { baseUrl: string; apiKey: string },
+	file: { linkId: string; fileName: string; albumId?: string; takenAt?: number },
+	timeoutMs: number,
+): Promise<string> {
+	const body: IDataObject = {
+		apiKey: credential.apiKey,
+		linkId: file.linkId,
+		fileName: file.fileName,
+	};
+	if (file.albumId) body.albumId = file.albumId;
+	if (file.takenAt !== undefined) body.takenAt = file.takenAt;
+	const answer = await callApi(
+		ctx,
+		'getuploadurl',
+		{
+			method: 'POST',
+			url: `${credential.baseUrl}/getuploadurl`,
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			body: JSON.stringify(body),
+		},
+		timeoutMs,
+	);
+	const uploadUrl = (answer as IDataObject | null)?.uploadUrl;
+	if (typeof uploadUrl === 'string' && /^https?:\/\//i.test(uploadUrl)) return uploadUrl;
+	throw new EventPicsError('malformed', {
+		step: 'getuploadurl',
+		statusCode: 200,
+		detail: 'an "uploadUrl" address',
+	});
+}
+
+/**
+ * The EventPics credential, refused before anything is sent when its Base URL would expose the key
+ * (helpers/baseUrl.ts) or it has no key. Its errors name the credential's field, no item.
+ */
+export async function readCredential(ctx: Context): Promise<{ baseUrl: string; apiKey: string }> {
+	const credentials = (await ctx.getCredentials('eventPicsApi')) as {
+		apiKey?: unknown;
+		baseUrl?: unknown;
+	};
+	const base = checkBaseUrl(credentials.baseUrl);
+	if (!base.ok)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The Base URL of the EventPics credential is refused: ${base.reason}`,
+			{
+				description: 'Open the EventPics credential and correct its Base URL.',
+			},
+		);
+	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
+	if (apiKey === '')
+		throw new NodeOperationError(ctx.getNode(), 'The EventPics credential has no API key', {
+			description: 'Open the EventPics credential and paste the API key from the EventPics app.',
+		});
+	return { baseUrl: base.url, apiKey };
 }

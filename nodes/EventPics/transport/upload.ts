@@ -1,191 +1,291 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { shownSize } from '../helpers/size';
-import { headerText } from '../helpers/text';
-import { requestUploadUrl } from './api';
+import { internalHostReason } from '../helpers/address';
+import { EventPicsError, progress } from '../helpers/errors';
+import { headerText, shown, shownDuration, shownSize } from '../helpers/text';
+import type { Target } from './egress';
+import { checkedTarget } from './egress';
 import type { RateSignals } from './pacing';
-import { NO_SIGNALS } from './pacing';
-import type { PutTry } from './put';
-import { isStream, sendPut } from './put';
-import { successOrFailure } from './request';
-import { refusedByEgress, refusedUploadAddress } from './uploadAddress';
-import type { RetryPolicy, AttemptOutcome, RetryResult } from './retry';
-import type { EventPicsContext, HttpAnswer } from './request';
-import { isTransient, withRetries } from './retry';
+import type { AnswerStream, Policy } from './request';
+import {
+	callerWith,
+	isTransient,
+	networkFacts,
+	parseBody,
+	readAnswer,
+	requestUploadUrl,
+	SLOWEST_LINK_BYTES_PER_SECOND,
+	statusError,
+	watchTransfer,
+	withCancel,
+	withRetries,
+} from './request';
 
 export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
-export type UploadBody = Buffer | BinaryStream;
+export type Body = Buffer | BinaryStream;
 
-interface UploadSpec {
+/** One file to send, decided: where it goes, its name and type, its size, and a way to read it. */
+export interface Outgoing {
 	linkId: string;
 	albumId?: string;
 	fileName: string;
 	takenAt?: number;
 	contentType: string;
 	size: number;
-	/** Allow Internal Addresses: the upload address may be internal though the Base URL is not. */
-	allowInternal?: boolean;
-	/** The body of each try, from its owner (a stream is spent once sent). */
-	body: TryBodies;
+	/** Opens the file anew (a stream is spent once sent); its reader closes it. */
+	open: () => Promise<Body>;
 }
 
-/**
- * Who owns the body of an upload (actions/photo/fileBody.ts): it hands out the body of each try
- * and closes it when the try has ended. Transport only sends it.
- */
-export interface TryBodies {
-	forTry: () => Promise<UploadBody>;
-	endTry: () => void;
-}
-
-interface UploadReport {
+export interface UploadReport {
 	statusCode: number;
 	etag?: string;
-	/** Tries of the sign-and-PUT sequence, the successful one included. */
 	attempts: number;
 	/** Upload addresses asked for (a refused or expired one is replaced, never replayed). */
 	uploadUrlRequests: number;
 	/** A connection broke after the whole file was sent; the retry may have stored it twice. */
 	possibleDuplicate: boolean;
-	/** Tries that broke off while the file was moving, and were sent again: what happened to each. */
+	/** Tries that broke off while the file was moving and were sent again, one sentence each. */
 	brokenTransfers: string[];
 }
 
-/** An upload address is reused for a retry only while it is surely still valid (~300 s). */
-const UPLOAD_URL_REUSE_MS = 240_000;
-/** Fresh addresses asked for after a 403 before the PUT's refusal is taken as final. */
-const MAX_ADDRESS_REFRESHES = 2;
+/** An upload address is reused for a retry only while surely valid (it lives about 300 s). */
+const REUSE_MS = 240_000;
+/** Fresh addresses asked for after a 403 before the storage's refusal is final. */
+const MAX_REFRESHES = 2;
 
-/** Where a call goes and with which key. */
-interface Service {
-	ctx: EventPicsContext;
-	baseUrl: string;
-	apiKey: string;
+/** The rate of the last seconds of a body, to tell how long its last bytes still need to arrive. */
+function rateProbe() {
+	const samples: Array<{ at: number; bytes: number }> = [];
+	return {
+		add: (bytes: number) => {
+			const at = Date.now();
+			if (samples.length === 0 || at - samples[samples.length - 1].at >= 200) {
+				samples.push({ at, bytes });
+				while (samples.length > 2 && at - samples[1].at > 5000) samples.shift();
+			}
+		},
+		/** The bytes taken beyond the link's rate since the first: what the connection's buffers still hold. */
+		onTheWayMs: (bytes: number) => {
+			const now = Date.now();
+			const [first, recent] = [samples[0], samples.find((sample) => now - sample.at <= 5000)];
+			if (!first || !recent || now - recent.at < 500) return 0;
+			const rate = (bytes - recent.bytes) / (now - recent.at);
+			const beyond = bytes - first.bytes - rate * (now - first.at);
+			if (rate <= 0 || beyond <= 0) return 0;
+			return Math.min(beyond / rate, (beyond / SLOWEST_LINK_BYTES_PER_SECOND) * 1000);
+		},
+	};
 }
 
 /**
- * The two-step upload: ask `getuploadurl` just before each PUT, PUT the body streamed to the
- * whole address unchanged, with Content-Type and Content-Length and nothing else of ours.
- * Retries what is safe; never replays a refused or expired address.
+ * One PUT, ended only by a stall: no byte of the file moving for Timeout, no answer for Timeout after
+ * its last byte can have arrived, an answer that does not end within Timeout of its headers. A body
+ * held in memory cannot be watched (n8n writes it in one go): it gets Timeout plus its size at 256
+ * kbit/s. n8n's own `timeout` runs until the answer's headers only, so it would bound the whole body.
  */
-export async function uploadFile(
-	ctx: EventPicsContext,
-	baseUrl: string,
-	apiKey: string,
-	spec: UploadSpec,
-	policy: RetryPolicy,
-	signals: RateSignals = NO_SIGNALS,
-): Promise<RetryResult<UploadReport> & { brokenTransfers: string[] }> {
-	const tries = new UploadTries({ ctx, baseUrl, apiKey }, spec, policy, signals);
-	const result = await withRetries(policy, async (attempt) => await tries.attempt(attempt));
-	return { ...result, brokenTransfers: tries.brokenTransfers };
+async function sendPut(
+	ctx: IExecuteFunctions,
+	target: Target,
+	file: Outgoing,
+	body: Body,
+	timeoutMs: number,
+) {
+	const stream = Buffer.isBuffer(body) ? undefined : body;
+	const sent = { bytes: stream ? 0 : file.size, whole: !stream };
+	const watch = watchTransfer(
+		stream
+			? { stallMs: timeoutMs }
+			: {
+					stallMs: Infinity,
+					deadlineMs: timeoutMs + (file.size / SLOWEST_LINK_BYTES_PER_SECOND) * 1000,
+				},
+	);
+	const probe = rateProbe();
+	// counted as the request takes them; paused until n8n pipes it, so no byte goes elsewhere
+	stream?.on('data', (chunk: Buffer) => {
+		sent.bytes += chunk.length;
+		watch.moved(chunk.length);
+		probe.add(sent.bytes);
+	});
+	stream?.once('end', () => {
+		sent.whole = true;
+		watch.quietFor(probe.onTheWayMs(sent.bytes));
+	});
+	stream?.pause();
+	const signal = withCancel(ctx, watch.signal);
+	let answering = false;
+	/** What a stop of the watch means, by what had happened when it fired. */
+	const stoppedOr = (error: unknown) => {
+		const timeout = shownDuration(timeoutMs);
+		if (watch.stopped === 'deadline')
+			return new EventPicsError('tooSlow', {
+				step: 'put',
+				detail: `it did not finish within ${shownDuration(timeoutMs + (file.size / SLOWEST_LINK_BYTES_PER_SECOND) * 1000)}, Timeout plus the time its ${shownSize(file.size)} take at 256 kbit/s`,
+			});
+		if (!watch.stopped) return networkFacts('put', error);
+		const detail = answering
+			? `the storage began to answer, but its answer did not end within ${timeout}`
+			: sent.whole
+				? `all ${shownSize(file.size)} were sent, then no answer came within ${timeout} of the time its last bytes could arrive`
+				: `no data moved for ${timeout} after ${progress(sent.bytes, file.size)} had been sent`;
+		return new EventPicsError('stalled', { step: 'put', detail, timeoutMs });
+	};
+	try {
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await ctx.helpers.httpRequest.call(callerWith(ctx, signal), {
+				method: 'PUT',
+				url: target.url,
+				body: body as Buffer,
+				headers: {
+					...target.headers,
+					'Content-Type': file.contentType,
+					'Content-Length': String(file.size),
+				},
+				agentOptions: target.agentOptions,
+				disableFollowRedirect: true,
+				json: false,
+				encoding: 'stream',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				abortSignal: signal,
+			})) as IN8nHttpFullResponse;
+		} catch (error) {
+			throw stoppedOr(error);
+		}
+		// the answer has Timeout from its headers on: its bytes do not restart the clock
+		watch.moved(0);
+		answering = true;
+		const facts = { step: 'put' as const, statusCode: response.statusCode, timeoutMs };
+		const bytes = await readAnswer(response.body as AnswerStream, 64 * 1024, signal, facts).catch(
+			(error: unknown) => {
+				throw error instanceof EventPicsError && error.kind === 'tooLarge'
+					? error
+					: stoppedOr(error);
+			},
+		);
+		const headers = (response.headers ?? {}) as Record<string, unknown>;
+		if (response.statusCode < 200 || response.statusCode > 299)
+			throw statusError('put', response.statusCode, headers, parseBody(bytes, response.statusCode));
+		return { statusCode: response.statusCode, etag: headerText(headers, 'etag') };
+	} catch (error) {
+		throw Object.assign(error as EventPicsError, { sent: { ...sent } });
+	} finally {
+		watch.end();
+	}
 }
 
-/** The state of one file's tries: its current upload address and what the tries have seen. */
-class UploadTries {
-	readonly brokenTransfers: string[] = [];
-
-	private uploadUrl: string | undefined;
-
-	private issuedAt = 0;
-
-	private uploadUrlRequests = 0;
-
-	private refreshes = 0;
-
-	private possibleDuplicate = false;
-
-	constructor(
-		private readonly service: Service,
-		private readonly spec: UploadSpec,
-		private readonly policy: RetryPolicy,
-		private readonly signals: RateSignals,
-	) {}
-
-	/** One try: a fresh address when needed, then the PUT. */
-	async attempt(attemptNumber: number): Promise<AttemptOutcome<UploadReport>> {
-		if (this.uploadUrl === undefined || Date.now() - this.issuedAt > UPLOAD_URL_REUSE_MS) {
-			const refused = await this.askAddress();
-			if (refused) return refused;
-		}
-		return await this.put(attemptNumber, this.uploadUrl!);
+/**
+ * Why the node will not send a file to the upload address `getuploadurl` answered: plain http://
+ * only when the Base URL is itself plain http:// (the credential allows that for loopback only);
+ * an internal address only when the Base URL is internal too or `allowInternal` is on.
+ */
+async function uploadTarget(
+	ctx: IExecuteFunctions,
+	address: string,
+	baseUrl: string,
+	allowInternal: boolean,
+) {
+	const refuse = (detail: string) =>
+		new EventPicsError('refusedAddress', { step: 'getuploadurl', detail });
+	let url: URL;
+	try {
+		url = new URL(address);
+	} catch {
+		throw refuse('it is not an address');
 	}
+	const base = new URL(baseUrl);
+	if (url.protocol !== 'https:' && url.protocol !== 'http:')
+		throw refuse(`"${shown(url.protocol)}" is not http(s)`);
+	if (url.protocol === 'http:' && base.protocol !== 'http:')
+		throw refuse(`"${shown(url.origin)}" uses plain http://, so the file would travel unencrypted`);
+	const inside = allowInternal || internalHostReason(base.hostname) !== undefined;
+	return await checkedTarget(ctx, url, 'put', inside, shown(url.origin)).catch(
+		(error: EventPicsError) => {
+			throw Object.assign(error, { facts: { ...error.facts, step: 'getuploadurl' } });
+		},
+	);
+}
 
-	/** Asks `getuploadurl` (paced by the run's rate) and checks the address; a failure, or nothing. */
-	private async askAddress(): Promise<AttemptOutcome<UploadReport> | undefined> {
-		const { ctx, baseUrl, apiKey } = this.service;
-		await this.signals.paced();
-		this.uploadUrlRequests++;
-		const askedAt = Date.now();
-		const signed = await requestUploadUrl(ctx, baseUrl, apiKey, this.spec, this.policy);
-		if (!signed.ok) {
-			if (signed.failure.statusCode === 429)
-				this.signals.throttled(signed.failure.retryAfterMs, askedAt);
-			return { failure: signed.failure, retry: isTransient(signed.failure) };
-		}
-		this.signals.succeeded(Date.now() - askedAt);
-		const allowInternal = this.spec.allowInternal === true;
-		const refused =
-			refusedUploadAddress(signed.value, baseUrl, allowInternal) ??
-			(await refusedByEgress(ctx, signed.value, baseUrl, allowInternal));
-		if (refused) return { failure: refused, retry: false };
-		this.uploadUrl = signed.value;
-		this.issuedAt = Date.now();
-		return undefined;
-	}
-
-	/** One PUT of the body its owner hands out for this try, closed by its owner when it ends. */
-	private async put(attemptNumber: number, url: string): Promise<AttemptOutcome<UploadReport>> {
-		const { spec } = this;
-		const body = await spec.body.forTry();
-		const putAt = Date.now();
-		let sending: PutTry;
-		try {
-			const put = { url, body, contentType: spec.contentType, size: spec.size };
-			const { timeoutMs, timeoutName } = this.policy;
-			sending = await sendPut(this.service.ctx, { ...put, timeoutMs, timeoutName });
-		} finally {
-			spec.body.endTry();
-		}
-		const { result: sent, sentBytes, bodySent, cause } = sending;
-		if (sent.ok) return this.answered(attemptNumber, sent.value, putAt);
-		// The whole file went out and no answer came back: the storage may have it already.
-		if (bodySent) this.possibleDuplicate = true;
-		// (a try that sent the whole file is reported as a possible duplicate instead)
-		if (isStream(body) && sentBytes > 0 && !bodySent) {
-			this.brokenTransfers.push(
-				`Try ${attemptNumber} of the upload was moving when it broke off: ${shownSize(sentBytes)} of ${shownSize(spec.size)} had been sent when ${cause}.`,
-			);
-		}
-		return { failure: sent.failure, retry: isTransient(sent.failure) };
-	}
-
-	/** What the storage's answer to the PUT means: done, or a failure and whether to try again. */
-	private answered(
-		attemptNumber: number,
-		answer: HttpAnswer,
-		putAt: number,
-	): AttemptOutcome<UploadReport> {
-		const checked = successOrFailure('put', answer);
-		if (checked.ok) {
-			this.signals.succeeded();
-			return {
-				done: {
-					statusCode: checked.value.statusCode,
-					etag: headerText(checked.value.headers, 'etag'),
-					attempts: attemptNumber,
-					uploadUrlRequests: this.uploadUrlRequests,
-					possibleDuplicate: this.possibleDuplicate,
-					brokenTransfers: this.brokenTransfers,
+/**
+ * The two-step upload: `getuploadurl` just before each PUT (paced by the run's rate), the PUT of the
+ * body streamed to the whole address unchanged, with Content-Type and Content-Length and nothing else
+ * of the node's. Retries what is safe; a refused or expired address (403) is replaced at once, never
+ * replayed.
+ */
+export async function uploadFile(
+	ctx: IExecuteFunctions,
+	credential: { baseUrl: string; apiKey: string },
+	file: Outgoing,
+	policy: Policy,
+	options: { allowInternal: boolean; signals: RateSignals },
+): Promise<UploadReport> {
+	const report = {
+		uploadUrlRequests: 0,
+		possibleDuplicate: false,
+		brokenTransfers: [] as string[],
+	};
+	let address: { target: Target; at: number } | undefined;
+	let refreshes = 0;
+	const { signals } = options;
+	const attempt = async (attemptNumber: number) => {
+		if (!address || Date.now() - address.at > REUSE_MS) {
+			await signals.paced();
+			report.uploadUrlRequests++;
+			const askedAt = Date.now();
+			const signed = await requestUploadUrl(ctx, credential, file, policy.timeoutMs).catch(
+				(error: EventPicsError) => {
+					if (error.kind === 'rateLimited') signals.throttled(error.facts.retryAfterMs, askedAt);
+					throw error;
 				},
+			);
+			signals.succeeded(Date.now() - askedAt);
+			address = {
+				target: await uploadTarget(ctx, signed, credential.baseUrl, options.allowInternal),
+				at: Date.now(),
 			};
 		}
-		const { failure } = checked;
-		if (failure.statusCode === 429) this.signals.throttled(failure.retryAfterMs, putAt);
-		if (failure.statusCode !== 403) return { failure, retry: isTransient(failure) };
-		// Expired or refused signature: never replay it, ask for a fresh address at once.
-		this.uploadUrl = undefined;
-		this.refreshes++;
-		return { failure, retry: this.refreshes <= MAX_ADDRESS_REFRESHES, waitFirst: false };
+		const putAt = Date.now();
+		const body = await file.open();
+		try {
+			const done = await sendPut(ctx, address.target, file, body, policy.timeoutMs);
+			signals.succeeded();
+			return { ...done, attempts: attemptNumber, ...report };
+		} catch (error) {
+			const failure = error as EventPicsError & { sent?: { bytes: number; whole: boolean } };
+			if (failure.kind === 'rateLimited') signals.throttled(failure.facts.retryAfterMs, putAt);
+			if (failure.facts.statusCode === 403) [address, refreshes] = [undefined, refreshes + 1];
+			const sent = failure.sent;
+			// the whole file went out and no answer came: the storage may have it already
+			if (sent?.whole && failure.facts.statusCode === undefined) report.possibleDuplicate = true;
+			else if (
+				sent &&
+				sent.bytes > 0 &&
+				!Buffer.isBuffer(body) &&
+				failure.facts.statusCode === undefined
+			)
+				report.brokenTransfers.push(
+					`Try ${attemptNumber} of the upload was moving when it broke off: ${progress(sent.bytes, file.size)} had been sent when ${failure.kind === 'stalled' ? `no data moved for ${shownDuration(policy.timeoutMs)}` : `the connection broke (${failure.facts.networkCode ?? 'no answer'})`}.`,
+				);
+			throw failure;
+		} finally {
+			if (!Buffer.isBuffer(body) && !body.destroyed) body.destroy();
+		}
+	};
+	try {
+		return await withRetries(policy, attempt, (error) => {
+			if (error.facts.step === 'put' && error.facts.statusCode === 403)
+				return refreshes <= MAX_REFRESHES ? 'now' : 'stop';
+			return isTransient(error) ? 'retry' : 'stop';
+		});
+	} catch (error) {
+		const failure = error as EventPicsError;
+		if (failure.facts?.statusCode === 403 && failure.facts.step === 'put')
+			throw Object.assign(new EventPicsError('putRefused', failure.facts), {
+				facts: { ...failure.facts, broken: report.brokenTransfers },
+			});
+		if (failure instanceof EventPicsError)
+			failure.facts = { ...failure.facts, broken: report.brokenTransfers };
+		throw failure;
 	}
 }

@@ -1,10 +1,17 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { albumToJson } from '../../helpers/eventJson';
-import { paginationFields } from '../descriptions';
-import { eventFields, operationFields } from '../tool.description';
-import { applyLimit, forEachItem } from '../items';
-import { chosenEvent, readAccount } from '../account';
+import { albumJson } from '../../helpers/events';
+import type { Account } from '../account';
+import { chosenEvent } from '../account';
+import { eventFields, operationFields, paginationFields } from '../node.description';
+import { applyLimit } from '../options';
+
+export const option = {
+	name: 'Get Many',
+	value: 'getAll',
+	description: 'List the albums of an event',
+	action: 'Get many albums',
+};
 
 export const description: INodeProperties[] = operationFields(
 	'album',
@@ -13,12 +20,13 @@ export const description: INodeProperties[] = operationFields(
 	[...eventFields, ...paginationFields],
 );
 
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const account = await readAccount(this);
-	return await forEachItem(this, async (itemIndex) => {
-		const event = await chosenEvent(this, account, itemIndex);
-		return applyLimit(this, itemIndex, event.albums).map((album) => ({
-			json: albumToJson(album, event),
-		}));
-	});
+export async function executeItem(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	account: Account,
+): Promise<INodeExecutionData[]> {
+	const event = await chosenEvent(this, account, itemIndex);
+	return applyLimit(this, itemIndex, event.albums).map((album) => ({
+		json: albumJson(album, event),
+	}));
 }

@@ -1,9 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { eventFields, operationFields } from '../tool.description';
-import { forEachItem } from '../items';
-import { chosenEvent, readAccount } from '../account';
-import { eventToJson } from '../../helpers/eventJson';
+import { eventJson } from '../../helpers/events';
+import type { Account } from '../account';
+import { chosenEvent } from '../account';
+import { eventFields, operationFields } from '../node.description';
+
+export const option = {
+	name: 'Get',
+	value: 'get',
+	description: 'Get an event and its albums by link ID',
+	action: 'Get event',
+};
 
 export const description: INodeProperties[] = operationFields(
 	'event',
@@ -12,9 +19,10 @@ export const description: INodeProperties[] = operationFields(
 	eventFields,
 );
 
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const account = await readAccount(this);
-	return await forEachItem(this, async (itemIndex) => [
-		{ json: eventToJson(await chosenEvent(this, account, itemIndex)) },
-	]);
+export async function executeItem(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	account: Account,
+): Promise<INodeExecutionData[]> {
+	return [{ json: eventJson(await chosenEvent(this, account, itemIndex)) }];
 }

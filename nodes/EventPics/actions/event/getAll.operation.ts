@@ -1,10 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { paginationFields } from '../descriptions';
-import { operationFields } from '../tool.description';
-import { applyLimit, forEachItem } from '../items';
-import { readAccount } from '../account';
-import { eventToJson } from '../../helpers/eventJson';
+import { eventJson } from '../../helpers/events';
+import type { Account } from '../account';
+import { operationFields, paginationFields } from '../node.description';
+import { applyLimit } from '../options';
+
+export const option = {
+	name: 'Get Many',
+	value: 'getAll',
+	description: 'List the events of the API key with their albums',
+	action: 'Get many events',
+};
 
 export const description: INodeProperties[] = operationFields(
 	'event',
@@ -13,10 +19,12 @@ export const description: INodeProperties[] = operationFields(
 	paginationFields,
 );
 
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const account = await readAccount(this);
-	return await forEachItem(this, async (itemIndex) => {
-		const events = applyLimit(this, itemIndex, await account.events(itemIndex));
-		return events.map((event) => ({ json: eventToJson(event) }));
-	});
+export async function executeItem(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	account: Account,
+): Promise<INodeExecutionData[]> {
+	return applyLimit(this, itemIndex, await account.events()).map((event) => ({
+		json: eventJson(event),
+	}));
 }

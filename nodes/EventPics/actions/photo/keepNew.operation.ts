@@ -1,13 +1,19 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { duplicateKeyText } from '../../helpers/optionText';
-import { shown } from '../../helpers/text';
-import { asNodeError, itemError } from '../items';
+import { toNodeError } from '../../helpers/errors';
 import { chosenEventAndAlbum, readAccount } from '../account';
-import { albumFields, eventFields, operationFields } from '../tool.description';
-import { dedupeKey, fileIdKey } from './upload/dedupe';
-import { RunHistory } from './upload/history';
-import { claimKey, claimOf } from './upload/inFlight';
+import { albumFields, eventFields, operationFields } from '../node.description';
+import { fileIdText } from '../options';
+import { historyKey, RunHistory } from './history';
+
+export const option = {
+	name: 'Keep New',
+	value: 'keepNew',
+	description:
+		'Keep only the items whose file this workflow has not uploaded yet, before downloading or reading it',
+	action: 'Keep new photos',
+};
 
 export const description: INodeProperties[] = operationFields(
 	'photo',
@@ -31,10 +37,10 @@ export const description: INodeProperties[] = operationFields(
 );
 
 /**
- * Photo > Keep New Files: passes on the items whose File ID the workflow's history does not hold as
- * uploaded to the event and album (Skip Files Uploaded Before, by File ID, in an Upload of the same
- * workflow), and that no execution of this n8n process is uploading right now. One question to n8n's
- * store for all items, before anything is downloaded or read.
+ * Photo > Keep New: passes on the items whose File ID the workflow's history does not hold as
+ * uploaded to the event and album (an Upload of the same workflow skipping by File ID records it),
+ * and that no execution of this n8n process is uploading right now. One question to n8n's store
+ * for all items, before anything is downloaded or read.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
@@ -44,20 +50,21 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const { event, album } = await chosenEventAndAlbum(this, account, itemIndex);
-			const read = duplicateKeyText(this.getNodeParameter('fileId', itemIndex, ''));
-			const fileId = read.ok ? read.text : '';
-			if (fileId === '') {
-				const given = read.ok ? 'is empty' : read.reason;
-				throw itemError(
-					this,
+			const fileId = fileIdText(
+				this,
+				this.getNodeParameter('fileId', itemIndex, ''),
+				itemIndex,
+				'File ID',
+			);
+			if (fileId === '')
+				throw new NodeOperationError(this.getNode(), 'The File ID is empty', {
+					description:
+						'Set "File ID" to a value that tells files apart, the same the Upload\'s "Skip Files Uploaded Before" uses, for example {{ $json.id }}.',
 					itemIndex,
-					`The File ID of item ${itemIndex} ${shown(given)}`,
-					'Set "File ID" to a value that tells files apart, the same the Upload\'s "Skip Files Uploaded Before" uses, for example {{ $json.id }}.',
-				);
-			}
-			keys[itemIndex] = dedupeKey(event.linkId, album?.id, fileIdKey(fileId));
+				});
+			keys[itemIndex] = historyKey(event.linkId, album?.id, `key:${fileId}`);
 		} catch (error) {
-			const nodeError = asNodeError(this, error, itemIndex);
+			const nodeError = toNodeError(this.getNode(), error, { itemIndex, secret: account.apiKey });
 			if (!this.continueOnFail()) throw nodeError;
 			output.push({
 				json: { error: nodeError.message },
@@ -68,14 +75,16 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	}
 	const history = new RunHistory(this, account);
 	const asked = keys.filter((key): key is string => key !== undefined);
-	const known = await history.check(asked);
-	const inFlight = (key: string) => claimOf(claimKey(this.getWorkflow().id, history.entryOf(key)));
-	let kept = 0;
-	keys.forEach((key, itemIndex) => {
-		if (key === undefined || known.has(key) || inFlight(key)) return;
-		kept++;
-		output.push({ ...items[itemIndex], pairedItem: { item: itemIndex } });
-	});
+	try {
+		const known = await history.check(asked);
+		keys.forEach((key, itemIndex) => {
+			if (key !== undefined && !known.has(key) && !history.claimOf(key))
+				output.push({ ...items[itemIndex], pairedItem: { item: itemIndex } });
+		});
+	} finally {
+		history.leave();
+	}
+	const kept = output.filter((entry) => !entry.error).length;
 	const left = asked.length - kept;
 	this.addExecutionHints({
 		message: `EventPics: ${kept} of ${asked.length} ${asked.length === 1 ? 'file is' : 'files are'} new${left > 0 ? `; ${left} left out (uploaded before, or being uploaded)` : ''}.`,

@@ -1,195 +1,674 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import type { Pacing } from '../../transport/pacing';
-import { runPacing, runPool } from '../../transport/pacing';
-import { retryPolicyFrom } from '../../transport/retry';
-import type { NodeError } from '../items';
-import { asNodeError } from '../items';
-import type { Account } from '../account';
-import { readAccount } from '../account';
-import { UPLOAD_ADVICE, WAIT_LIMIT } from './upload/advice';
+import type { Voice } from '../../helpers/errors';
+import { toNodeError } from '../../helpers/errors';
 import { sanitizeFileName } from '../../helpers/fileName';
-import type { FileDetails } from './upload/fileOutput';
-import { failedOutput, outcomeHint, simplifiedOutput } from './upload/fileOutput';
-import type { UploadJob } from './upload/itemJobs';
-import { itemJobs } from './upload/itemJobs';
-import type { SkipPlan } from './upload/skipPlan';
-import { planSkips, recordHistory } from './upload/skipPlan';
-import { uploadDescription } from './upload.description';
-import type { UploadOptions } from './upload/uploadOptions';
-import { concurrencyOf, readUploadOptions, TIMEOUT_NAME } from './upload/uploadOptions';
-import { runUploadJob } from './upload/uploadJob';
+import { shown } from '../../helpers/text';
+import { shownUrl } from '../../transport/download';
+import { Pacer, runPool } from '../../transport/pacing';
+import { uploadFile } from '../../transport/upload';
+import type { Account } from '../account';
+import { chosenEventAndAlbum, readAccount } from '../account';
+import {
+	AS_TOOL,
+	albumFields,
+	eventFields,
+	fromAI,
+	NOT_AS_TOOL,
+	operationFields,
+} from '../node.description';
+import { concurrencyOf, NUMBER_RULES, readUploadOptions } from '../options';
+import type { FileDetails } from '../output';
+import { failedOutput, fileOutput, outcomeHint, simplified } from '../output';
+import type { Decided, FileJob } from './file';
+import { decideFile } from './file';
+import { historyKey, RunHistory } from './history';
 
-export const description: INodeProperties[] = uploadDescription;
+export const option = {
+	name: 'Upload',
+	value: 'upload',
+	description:
+		'Upload a photo or video into an event album, from a binary field of the item or a URL',
+	action: 'Upload photo',
+};
+
+const number = (
+	name: keyof typeof NUMBER_RULES,
+	value: number,
+	description: string,
+): INodeProperties => ({
+	displayName: NUMBER_RULES[name].label,
+	name,
+	type: 'number',
+	default: value,
+	typeOptions: { minValue: NUMBER_RULES[name].min, maxValue: NUMBER_RULES[name].max },
+	description,
+});
+
+const takenAtValue = (show: Record<string, string[]>): INodeProperties => ({
+	displayName: 'Value',
+	name: 'value',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 2026-06-20T18:30:00+02:00',
+	description:
+		"A date (in the workflow's time zone when it has no offset), a timestamp, or an n8n date such as {{ $now }}",
+	displayOptions: { show },
+});
+
+const options: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [
+		{
+			displayName: 'Allow Internal Addresses',
+			name: 'allowInternalAddresses',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the File URL, and the upload address EventPics answers with, may point to this machine or a private network (localhost, 10.x, 192.168.x, ...). Only for local set-ups you trust.',
+		},
+		{
+			...number(
+				'concurrency',
+				0,
+				'How many files go up at once. 0: automatic, from 4 up to 64 while EventPics answers quickly.',
+			),
+			hint: '0 = automatic (4 growing to 64); 1 uploads one file after the other',
+		},
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. booth-0001.jpg',
+			description:
+				"Name to upload the file under, instead of its own. An extension is added from the file's type when the name has none.",
+		},
+		{
+			displayName: 'File Types',
+			name: 'fileTypes',
+			type: 'options',
+			default: 'media',
+			description: 'Which files to upload; others are refused with an error that names the file',
+			options: [
+				{
+					name: 'Any File',
+					value: 'any',
+					description: 'Any file, as it is, without looking at its content',
+				},
+				{
+					name: 'Photos and Videos',
+					value: 'media',
+					description: 'Photos and videos whose content is what their name says, whole',
+				},
+				{
+					name: 'Photos, Videos and Unknown Types',
+					value: 'unknown',
+					description:
+						'Also files whose type cannot be told from their name (camera RAW, unknown extensions), sent as application/octet-stream',
+				},
+			],
+		},
+		number(
+			'maxAttempts',
+			8,
+			'How many times one file is tried when EventPics is busy or the connection breaks',
+		),
+		number('maxFileSizeMb', 1024, 'Largest file downloaded from a File URL'),
+		number(
+			'maxTotalWaitSeconds',
+			120,
+			'Longest time one file waits between its tries, all pauses EventPics asks for included',
+		),
+		{
+			displayName: 'Skip Files Uploaded Before',
+			name: 'skipUploaded',
+			type: 'fixedCollection',
+			default: { settings: { identifyBy: 'content' } },
+			description:
+				'Skip files this workflow uploaded to the same event and album before, while this option was on',
+			hint: 'Only uploads made while this option is on are known: turn it on before the first import',
+			options: [
+				{
+					displayName: 'Settings',
+					name: 'settings',
+					values: [
+						{
+							displayName: 'Identify Files By',
+							name: 'identifyBy',
+							type: 'options',
+							default: 'content',
+							options: [
+								{
+									name: 'Content',
+									value: 'content',
+									description:
+										'The same bytes, whatever the file is called (each file is read to tell)',
+								},
+								{
+									name: 'File ID',
+									value: 'fileId',
+									description:
+										"A value of the item, such as a Google Drive file's ID or a file's path: Keep New can then leave known files out before they are fetched",
+								},
+							],
+						},
+						{
+							displayName: 'File ID',
+							name: 'fileId',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. {{ $json.path }}',
+							description:
+								"What tells this file apart, the same in every run, such as a Google Drive file's ID or the path of a file in a folder",
+							displayOptions: { show: { identifyBy: ['fileId'] } },
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Taken At',
+			name: 'takenAt',
+			type: 'fixedCollection',
+			default: { settings: { source: 'exif', fallback: 'none' } },
+			description:
+				'When the photo was taken, which EventPics uses to sort the album. Without this option: from the photo, none sent when it has no date.',
+			options: [
+				{
+					displayName: 'Settings',
+					name: 'settings',
+					values: [
+						{
+							displayName: 'From',
+							name: 'source',
+							type: 'options',
+							default: 'exif',
+							options: [
+								{
+									name: 'The Photo',
+									value: 'exif',
+									description: 'The time the camera wrote into the photo',
+								},
+								{
+									name: 'A Value',
+									value: 'value',
+									description: 'A date or timestamp, usually an expression',
+								},
+								{ name: 'The Upload Time', value: 'now' },
+								{ name: 'Nowhere (Send None)', value: 'none' },
+							],
+						},
+						{
+							displayName: 'When the Photo Has No Date',
+							name: 'fallback',
+							type: 'options',
+							default: 'none',
+							description: 'For screenshots, videos and edited images',
+							options: [
+								{ name: 'Send None', value: 'none' },
+								{ name: 'The Upload Time', value: 'now' },
+								{ name: 'A Value', value: 'value' },
+							],
+							displayOptions: { show: { source: ['exif'] } },
+						},
+						takenAtValue({ source: ['value'] }),
+						takenAtValue({ source: ['exif'], fallback: ['value'] }),
+					],
+				},
+			],
+		},
+		number(
+			'timeoutSeconds',
+			60,
+			'Longest time a call to EventPics may take, and an upload or download may go without moving data',
+		),
+	],
+};
+
+const source: INodeProperties = {
+	displayName: 'Source',
+	name: 'source',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Binary Field',
+			value: 'binary',
+			description: 'Files that earlier nodes put into the items',
+		},
+		{ name: 'URL', value: 'url', description: 'Download the file from an http(s) address' },
+	],
+	default: 'binary',
+	displayOptions: NOT_AS_TOOL,
+};
+
+const fileUrl: INodeProperties = {
+	displayName: 'File URL',
+	name: 'fileUrl',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. https://example.com/photos/booth-0001.jpg',
+	description: 'The http(s) address of the photo or video',
+	displayOptions: { show: { source: ['url'] }, ...NOT_AS_TOOL },
+};
+
+export const description: INodeProperties[] = operationFields(
+	'photo',
+	'upload',
+	"Uploads a photo or video from a public http(s) address into an EventPics event album. Pass the event's linkId, the album id (empty for none) and the file's address as fileUrl. Answers with outcome (uploaded, skipped, incomplete or failed), fileName, bytes, eventTitle and albumTitle.",
+	[
+		...eventFields,
+		...albumFields,
+		source,
+		{
+			displayName: 'Input Binary Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			hint: 'Several: separate them with commas; * uploads every binary field of the item (all files of a form field)',
+			description:
+				'The binary field of the item that holds the photo or video; each file becomes one output item',
+			displayOptions: { show: { source: ['binary'] }, ...NOT_AS_TOOL },
+		},
+		fileUrl,
+		{
+			...fileUrl,
+			description:
+				'The http(s) address of the photo or video; the AI agent gives it unless you set one',
+			default: fromAI('fileUrl', 'The public http(s) address of the photo or video to upload'),
+			displayOptions: AS_TOOL,
+		},
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to return a simplified version of the response instead of the raw data',
+			hint: 'On: what became of each file, its name, event, album, date, size and warnings. Off: every detail of the upload.',
+		},
+		options,
+	],
+);
+
+/** The Upload's words for a failed request: the options that change it. */
+const VOICE: Voice = {
+	names: {
+		timeout: 'Options > "Timeout (Seconds)"',
+		wait: 'Options > "Max Total Wait (Seconds)"',
+		rate: 'lower Options > "Concurrent Uploads", raise "Max Attempts" or "Max Total Wait (Seconds)"',
+		internal: 'Options > "Allow Internal Addresses"',
+		maxSize: 'Options > "Max File Size (MiB)"',
+	},
+};
 
 /** What became of one item: its files' outputs in field order, or its error. */
 interface ItemOutcome {
 	outputs: INodeExecutionData[];
-	error?: NodeError;
+	error?: Error;
 }
 
-/** How failures end up: Continue On Fail, and whether errors go to the error output. */
-interface FailMode {
-	continueOnFail: boolean;
-	errorOutput: boolean;
-}
-
-/** One run of the upload, as its steps share it. */
-interface UploadRun {
-	account: Account;
-	jobs: UploadJob[];
-	outcomes: ItemOutcome[];
-	/** Each job's place among its item's outputs (the order of its binary fields). */
-	slots: Map<UploadJob, number>;
-	plan: SkipPlan | undefined;
-	pacing: Pacing;
-	mode: FailMode;
-}
-
-/**
- * Checks every item first (event, album, fields), then uploads the files with up to "Concurrent
- * Uploads" at once: the pacer starts with a few and grows while the answers stay good (see
- * transport/pacing.ts). The output keeps the input's order and pairing. Without Continue On Fail
- * the node behaves as if it went item by item: files of items after the first failing one are not
- * uploaded, and that item's error is thrown.
- */
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const items = this.getInputData();
-	const mode: FailMode = {
-		continueOnFail: this.continueOnFail(),
-		errorOutput: this.getNode().onError === 'continueErrorOutput',
-	};
-	let options: UploadOptions;
-	try {
-		// the node-wide options (Concurrent Uploads above all) are those of the first item
-		options = readUploadOptions(this, 0);
-	} catch (error) {
-		const nodeError = asNodeError(this, error, 0);
-		if (!mode.continueOnFail) throw nodeError;
-		return items.map((_, itemIndex) => failedOutput(nodeError, itemIndex, mode.errorOutput));
+/** The files an item names: its binary fields (a comma list, or * for all), or its File URL. */
+function itemJobs(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	base: Omit<FileJob, 'from' | 'shares' | 'details'>,
+	details: FileDetails,
+): FileJob[] {
+	const tool = ctx.getNode().type.endsWith('Tool');
+	if (tool || ctx.getNodeParameter('source', itemIndex, 'binary') === 'url') {
+		const url = String(ctx.getNodeParameter('fileUrl', itemIndex, '')).trim();
+		if (url === '')
+			throw new NodeOperationError(ctx.getNode(), 'The File URL is empty', {
+				description: 'Set "File URL" to the http(s) address of the file.',
+				itemIndex,
+			});
+		let shownAt: string | null = null;
+		try {
+			shownAt = shownUrl(new URL(url));
+		} catch {
+			shownAt = null;
+		}
+		return [{ ...base, from: { url }, shares: false, details: { ...details, url: shownAt } }];
 	}
-	const policy = retryPolicyFrom(options, TIMEOUT_NAME);
-	const account = await readAccount(this, policy, {
-		advice: UPLOAD_ADVICE,
-		waitLimit: WAIT_LIMIT,
-	});
-	const outcomes: ItemOutcome[] = items.map(() => ({ outputs: [] }));
-	const jobs = await planJobs(this, account, outcomes, mode, options);
-	const run: UploadRun = {
-		account,
-		jobs,
-		outcomes,
-		slots: reserveSlots(jobs, outcomes),
-		// Skip Files Uploaded Before: every key computed and checked at once, before the uploads
-		plan: await planSkips(this, account, jobs, mode.continueOnFail),
-		pacing: runPacing(concurrencyOf(options), policy.maxTotalWaitMs),
-		mode,
-	};
-	await uploadAll(this, run);
-	if (run.plan) await recordHistory(this, run.plan, outputsOf(outcomes));
-	return collect(this, outcomes, mode);
+	const list = String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	const binaries = ctx.getInputData()[itemIndex]?.binary ?? {};
+	const names =
+		list.trim() === '*'
+			? Object.keys(binaries)
+			: list
+					.split(',')
+					.map((name) => name.trim())
+					.filter(Boolean);
+	if (names.length === 0)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			list.trim() === '*' ? 'The item has no binary data' : '"Input Binary Field" is empty',
+			{
+				description:
+					'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
+				itemIndex,
+			},
+		);
+	return names.map((field) => ({
+		...base,
+		from: { field },
+		shares: names.length > 1,
+		details: {
+			...details,
+			binaryField: field,
+			fileName: sanitizeFileName(binaries[field]?.fileName ?? '') || null,
+		},
+	}));
 }
 
-/**
- * Every item's jobs, checked before any upload (item 0's options are those read for the run); a
- * failing item stops the rest without Continue On Fail.
- */
+/** Every item's files, checked before any upload; without Continue On Fail a failing item stops the later ones. */
 async function planJobs(
 	ctx: IExecuteFunctions,
 	account: Account,
 	outcomes: ItemOutcome[],
-	mode: FailMode,
-	firstOptions: UploadOptions,
-): Promise<UploadJob[]> {
-	const jobs: UploadJob[] = [];
+	continueOnFail: boolean,
+) {
+	const jobs: FileJob[] = [];
 	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
-		const options = itemIndex === 0 ? firstOptions : undefined;
 		try {
-			jobs.push(...(await itemJobs(ctx, account, itemIndex, options)));
+			const options = readUploadOptions(ctx, itemIndex);
+			const { event, album } = await chosenEventAndAlbum(ctx, account, itemIndex);
+			const details = {
+				linkId: event.linkId,
+				eventTitle: event.title,
+				albumId: album?.id ?? null,
+				albumTitle: album?.title ?? null,
+			};
+			jobs.push(
+				...itemJobs(
+					ctx,
+					itemIndex,
+					{ itemIndex, linkId: event.linkId, albumId: album?.id, options },
+					details,
+				),
+			);
 		} catch (error) {
-			outcomes[itemIndex].error = asNodeError(ctx, error, itemIndex);
-			if (!mode.continueOnFail) break;
+			outcomes[itemIndex].error = toNodeError(ctx.getNode(), error, {
+				itemIndex,
+				secret: account.apiKey,
+				voice: VOICE,
+			});
+			if (!continueOnFail) break;
 		}
 	}
 	return jobs;
 }
 
-/** A place for every job's output, in its item's field order, whenever the upload ends. */
-function reserveSlots(jobs: UploadJob[], outcomes: ItemOutcome[]): Map<UploadJob, number> {
-	const slots = new Map<UploadJob, number>();
-	for (const job of jobs) {
-		const outputs = outcomes[job.itemIndex].outputs;
-		slots.set(job, outputs.length);
-		outputs.push({ json: {} });
+/**
+ * Skip Files Uploaded Before, for the run: each file's key (its File ID, or its content: the file is
+ * decided now, and the decision reused for the upload), one question to the workflow's history, and
+ * the claims of this process in item order. What each file does when its turn comes: skip, wait for
+ * whoever holds it, or go.
+ */
+async function planSkips(
+	ctx: IExecuteFunctions,
+	account: Account,
+	jobs: FileJob[],
+	decided: Map<FileJob, Decided | Error>,
+) {
+	const skipping = jobs.filter((job) => job.options.skip);
+	if (skipping.length === 0) return undefined;
+	let keptBytes = 0;
+	await runPool(skipping.length, new Pacer({ max: 8 }), async (index) => {
+		const job = skipping[index];
+		if (job.options.skip?.by === 'fileId') return;
+		try {
+			const file = await decideFile(ctx, job, true);
+			// a file read whole (database mode) stays in memory until its upload, 32 MiB in all
+			if (file.details.binaryDataMode && keptBytes + file.outgoing.size <= 32 * 1024 * 1024)
+				keptBytes += file.outgoing.size;
+			else file.release();
+			decided.set(job, file);
+		} catch (error) {
+			decided.set(job, error as Error);
+		}
+	});
+	const keyOf = new Map<FileJob, string>();
+	for (const job of skipping) {
+		const skip = job.options.skip!;
+		const file = decided.get(job);
+		if (file instanceof Error) continue;
+		const fileKey =
+			skip.by === 'fileId'
+				? `key:${job.shares ? `${skip.fileId}#${(job.from as { field: string }).field}` : skip.fileId}`
+				: `sha256:${file!.hash}`;
+		keyOf.set(job, historyKey(job.linkId, job.albumId, fileKey));
 	}
-	return slots;
+	const history = new RunHistory(ctx, account);
+	const known = await history.check([...keyOf.values()]);
+	const turns = new Map<FileJob, SkipTurn>();
+	for (const [job, key] of keyOf)
+		turns.set(job, skipTurn(ctx, history, key, job.itemIndex, known.has(key)));
+	return { history, keyOf, turns };
 }
 
-/** Uploads every job under the run's pacing; each outcome goes into its item's slot. */
-async function uploadAll(ctx: IExecuteFunctions, run: UploadRun): Promise<void> {
-	const { jobs, outcomes, slots, plan, mode } = run;
-	let stopAt = plan?.failedItem ?? Number.POSITIVE_INFINITY;
-	await runPool(jobs.length, run.pacing.limiter, async (index) => {
+/** A file's place among the uploads of its workflow: `turn` says whether it goes; `settle`, once, whether it arrived. */
+interface SkipTurn {
+	turn: () => Promise<string | undefined>;
+	settle: (arrived: boolean) => void;
+}
+
+/**
+ * Skipped when the history knows the file; else it holds the claim on its key in this process (taken
+ * now, in item order), or waits for whoever holds it: skipped once that upload arrived, tried when it
+ * did not (unless another has taken the claim over meanwhile).
+ */
+function skipTurn(
+	ctx: IExecuteFunctions,
+	history: RunHistory,
+	key: string,
+	itemIndex: number,
+	known: boolean,
+): SkipTurn {
+	const held = known ? undefined : history.claimOf(key);
+	let settle = known || held ? undefined : history.claim(key, itemIndex);
+	const turn = async () => {
+		if (known)
+			return 'This workflow uploaded this file to this event and album before (Skip Files Uploaded Before).';
+		if (!held) return undefined;
+		const sameRun = held.executionId === ctx.getExecutionId();
+		if (await held.arrived)
+			return sameRun
+				? `Input item ${held.itemIndex} of this run has the same file for this event and album, and it was uploaded (Skip Files Uploaded Before).`
+				: `Execution ${held.executionId} of this workflow uploaded the same file to this event and album while this one ran (Skip Files Uploaded Before).`;
+		const next = history.claimOf(key);
+		if (next)
+			return `Execution ${next.executionId} of this workflow is uploading the same file to this event and album (Skip Files Uploaded Before); if it fails there, a later run takes it.`;
+		settle = history.claim(key, itemIndex);
+		return undefined;
+	};
+	return { turn, settle: (arrived) => settle?.(arrived) };
+}
+
+/**
+ * One file's turn: skipped (known, or another run's upload arrived), cut short (not uploaded), or
+ * uploaded; its output JSON, or undefined when the run stopped meanwhile. `failed.details` is what
+ * its output says should it fail.
+ */
+async function sendOne(
+	ctx: IExecuteFunctions,
+	job: FileJob,
+	run: {
+		account: Account;
+		pacer: Pacer;
+		decided: Map<FileJob, Decided | Error>;
+		skips: Awaited<ReturnType<typeof planSkips>>;
+		stopped: (itemIndex: number) => boolean;
+	},
+	failed: { details: FileDetails },
+) {
+	const skip = run.skips?.turns.get(job);
+	const historyKey = run.skips?.keyOf.get(job) ?? null;
+	const known = run.decided.get(job);
+	if (known instanceof Error) throw known;
+	const skipped = await skip?.turn();
+	if (run.stopped(job.itemIndex)) return undefined;
+	// a file skipped by its File ID is not read at all
+	if (skipped)
+		return fileOutput('skipped', {
+			...(known?.details ?? job.details),
+			historyKey,
+			reason: skipped,
+		});
+	const ready = known ?? (await decideFile(ctx, job, false));
+	const details = (failed.details = { ...ready.details, historyKey });
+	const { whole } = ready;
+	if (whole.whole === false && !job.options.types.allowOther)
+		return fileOutput('incomplete', {
+			...details,
+			reason: `"${shown(ready.outgoing.fileName)}" is cut short: ${whole.reason} (${whole.format}). It was not uploaded: if it is still being written, a later run takes it; if it is damaged, replace it.`,
+		});
+	const options = { allowInternal: job.options.allowInternal, signals: run.pacer };
+	const report = await uploadFile(ctx, run.account, ready.outgoing, job.options.policy, options);
+	skip?.settle(true);
+	const warnings = [...(details.warnings as string[]), ...report.brokenTransfers];
+	if (report.possibleDuplicate)
+		warnings.push(
+			'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.',
+		);
+	const { statusCode, etag, attempts, uploadUrlRequests, possibleDuplicate } = report;
+	return fileOutput('uploaded', {
+		...details,
+		statusCode,
+		etag,
+		attempts,
+		uploadUrlRequests,
+		possibleDuplicate,
+		warnings,
+	});
+}
+
+/**
+ * Checks every item first (options, event, album, files), then uploads the files with up to
+ * "Concurrent Uploads" at once: the pacer starts with a few and grows while answers stay good
+ * (transport/pacing.ts). The output keeps the input's order and pairing. Without Continue On Fail
+ * the node behaves as if it went item by item: files of items after the first failing one are not
+ * uploaded, and that item's error is thrown.
+ */
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const items = this.getInputData();
+	const continueOnFail = this.continueOnFail();
+	const errorOutput = this.getNode().onError === 'continueErrorOutput';
+	let firstOptions: ReturnType<typeof readUploadOptions>;
+	let pacer: Pacer;
+	try {
+		firstOptions = readUploadOptions(this, 0);
+		pacer = new Pacer(concurrencyOf(this), firstOptions.policy.maxTotalWaitMs);
+	} catch (error) {
+		// an option of the whole run (or of the first item, which sets it): every item fails with it
+		const nodeError = toNodeError(this.getNode(), error);
+		if (!continueOnFail) throw nodeError;
+		return items.map((_, itemIndex) => failedOutput(nodeError, itemIndex, errorOutput));
+	}
+	const account = await readAccount(this, firstOptions.policy);
+	const outcomes: ItemOutcome[] = items.map(() => ({ outputs: [] }));
+	const jobs = await planJobs(this, account, outcomes, continueOnFail);
+	const slots = new Map(
+		jobs.map((job) => [job, outcomes[job.itemIndex].outputs.push({ json: {} }) - 1]),
+	);
+	const decided = new Map<FileJob, Decided | Error>();
+	const skips = await planSkips(this, account, jobs, decided);
+	let stopAt = Number.POSITIVE_INFINITY;
+	const run = {
+		account,
+		pacer,
+		decided,
+		skips,
+		stopped: (itemIndex: number) => itemIndex > stopAt,
+	};
+	await runPool(jobs.length, pacer, async (index) => {
 		const job = jobs[index];
-		const file = plan?.files.get(job);
 		const outcome = outcomes[job.itemIndex];
+		const failedDetails = { details: job.details };
 		try {
-			if (job.itemIndex > stopAt) return;
-			if (file && 'error' in file) throw file.error;
-			const json = await runUploadJob(ctx, run.account, job, run.pacing.signals, file);
-			outcome.outputs[slots.get(job)!] = { json, pairedItem: { item: job.itemIndex } };
+			if (run.stopped(job.itemIndex)) return;
+			const json = await sendOne(this, job, run, failedDetails);
+			if (json) outcome.outputs[slots.get(job)!] = { json, pairedItem: { item: job.itemIndex } };
 		} catch (error) {
-			const nodeError = asNodeError(ctx, error, job.itemIndex);
+			const nodeError = toNodeError(this.getNode(), error, {
+				itemIndex: job.itemIndex,
+				secret: account.apiKey,
+				voice: VOICE,
+			});
 			outcome.error ??= nodeError;
-			if (!mode.continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
+			if (!continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
 			else
 				outcome.outputs[slots.get(job)!] = failedOutput(
 					nodeError,
 					job.itemIndex,
-					mode.errorOutput,
-					job.details,
+					errorOutput,
+					failedDetails.details,
 				);
 		} finally {
-			if (file && 'settle' in file) file.settle(false); // no-op once the file was uploaded
+			skips?.turns.get(job)?.settle(false); // no-op once settled
+			const ready = decided.get(job);
+			if (ready && !(ready instanceof Error)) ready.release();
 		}
 	});
-}
-
-/** The file a failed item names, where its check failed before it had jobs: its first named binary file. */
-function itemFile(ctx: IExecuteFunctions, itemIndex: number): FileDetails {
-	const binaries = ctx.getInputData()[itemIndex]?.binary ?? {};
-	const named = Object.entries(binaries).find(([, binary]) => binary?.fileName);
-	if (!named) return {};
-	return { binaryField: named[0], fileName: sanitizeFileName(named[1].fileName!) || null };
-}
-
-function outputsOf(outcomes: ItemOutcome[]): INodeExecutionData[] {
-	return outcomes.flatMap((outcome) => outcome.outputs);
-}
-
-/** The node's output in item order; without Continue On Fail the first item's error is thrown. */
-function collect(
-	ctx: IExecuteFunctions,
-	outcomes: ItemOutcome[],
-	mode: FailMode,
-): INodeExecutionData[] {
 	const output: INodeExecutionData[] = [];
+	if (skips) await recordHistory(this, skips, outcomes);
 	outcomes.forEach((outcome, itemIndex) => {
-		if (outcome.error && !mode.continueOnFail) throw outcome.error;
-		if (outcome.error && outcome.outputs.length === 0)
+		if (outcome.error && !continueOnFail) throw outcome.error;
+		if (outcome.error && outcome.outputs.every((entry) => !entry.json.outcome && !entry.error)) {
+			const binaries = items[itemIndex].binary ?? {};
+			const named = Object.entries(binaries).find(([, binary]) => binary?.fileName);
+			const fileName = named ? sanitizeFileName(named[1].fileName!) || null : null;
 			output.push(
-				failedOutput(outcome.error, itemIndex, mode.errorOutput, itemFile(ctx, itemIndex)),
+				failedOutput(outcome.error, itemIndex, errorOutput, {
+					binaryField: named?.[0] ?? null,
+					fileName,
+				}),
 			);
-		else output.push(...outcome.outputs);
+		} else output.push(...outcome.outputs);
 	});
 	const hint = outcomeHint(output);
-	if (hint) ctx.addExecutionHints(hint);
-	return output.map((entry) => simplified(ctx, entry));
+	if (hint) this.addExecutionHints(hint);
+	return output.map((entry) => {
+		const itemIndex = (entry.pairedItem as { item: number }).item;
+		return entry.error || !this.getNodeParameter('simplify', itemIndex, true)
+			? entry
+			: { ...entry, json: simplified(entry.json) };
+	});
 }
 
-/** An output item as its item's Simplify asks: the fields a user acts on, or all of them. */
-function simplified(ctx: IExecuteFunctions, entry: INodeExecutionData): INodeExecutionData {
-	const itemIndex = (entry.pairedItem as { item: number } | undefined)?.item ?? 0;
-	if (entry.error || !ctx.getNodeParameter('simplify', itemIndex, true)) return entry;
-	return { ...entry, json: simplifiedOutput(entry.json) };
+/** The end of Skip Files Uploaded Before: the record, what it could not record, its hints and warnings. */
+async function recordHistory(
+	ctx: IExecuteFunctions,
+	skips: NonNullable<Awaited<ReturnType<typeof planSkips>>>,
+	outcomes: ItemOutcome[],
+) {
+	const end = await skips.history.finish();
+	if (end.warning)
+		ctx.addExecutionHints({ message: end.warning, type: 'warning', location: 'outputPane' });
+	if (end.isNew)
+		ctx.addExecutionHints({
+			message:
+				"EventPics: this run began the workflow's history of uploaded files (Skip Files Uploaded Before). Files uploaded before the option was on are not in it, so any of them in this run went up again.",
+			type: 'info',
+			location: 'outputPane',
+		});
+	const unrecorded = new Set(end.unrecorded);
+	for (const { json } of outcomes.flatMap((outcome) => outcome.outputs)) {
+		if (json.outcome !== 'uploaded' || typeof json.historyKey !== 'string') continue;
+		const notes: string[] = [];
+		if (unrecorded.has(json.historyKey))
+			notes.push(
+				"The file was uploaded, but n8n's database did not take its key: the next run will upload it again.",
+			);
+		if (end.warning) notes.push(end.warning);
+		json.warnings = [...(json.warnings as string[]), ...notes];
+	}
 }

@@ -1,0 +1,252 @@
+import { createHash } from 'node:crypto';
+
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { TypeRules } from '../helpers/media';
+import { parseTakenAt } from '../helpers/takenAt';
+import type { Policy } from '../transport/request';
+import { DEFAULT_POLICY } from '../transport/request';
+
+/**
+ * The values of parameters and options, checked whatever an expression made of them (NaN, 2.5, "10",
+ * an object): an error names the field, what it got and what it takes. An option that applies to the
+ * whole run (Concurrent Uploads, read from the first item) names no item.
+ */
+export const NUMBER_RULES = {
+	concurrency: { label: 'Concurrent Uploads', min: 0, max: 64, integer: true },
+	maxAttempts: { label: 'Max Attempts', min: 1, max: 20, integer: true },
+	maxTotalWaitSeconds: { label: 'Max Total Wait (Seconds)', min: 0, max: 3600, integer: false },
+	timeoutSeconds: { label: 'Timeout (Seconds)', min: 1, max: 600, integer: true },
+	limit: { label: 'Limit', min: 1, max: 100_000, integer: true },
+	maxFileSizeMb: { label: 'Max File Size (MiB)', min: 1, max: 1024 * 1024, integer: false },
+} as const;
+
+type NumberName = keyof typeof NUMBER_RULES;
+
+/** What a value is, as an error quotes it (at most 40 characters of it). */
+function quoted(value: unknown): string {
+	if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+	if (Array.isArray(value)) return 'a list';
+	if (value === null) return 'empty (null)';
+	return typeof value === 'object' ? 'an object' : String(value).slice(0, 40);
+}
+
+const fail = (ctx: IExecuteFunctions, message: string, description: string, itemIndex?: number) =>
+	new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+
+/** One numeric value of its rule's range; `itemIndex` undefined for a value that applies to the whole run. */
+export function checkedNumber(
+	ctx: IExecuteFunctions,
+	name: NumberName,
+	value: unknown,
+	itemIndex?: number,
+	where = 'Options > ',
+) {
+	const rule = NUMBER_RULES[name];
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && value.trim() !== ''
+				? Number(value.trim())
+				: NaN;
+	const range = `${rule.integer ? 'a whole number' : 'a number'} from ${rule.min} to ${rule.max}`;
+	if (
+		Number.isFinite(number) &&
+		number >= rule.min &&
+		number <= rule.max &&
+		(!rule.integer || Number.isInteger(number))
+	)
+		return number;
+	throw fail(
+		ctx,
+		`"${rule.label}" is ${quoted(value)}, but must be ${range}`,
+		`Set ${where}"${rule.label}" to ${range}; when it is an expression, check what it gives.`,
+		itemIndex,
+	);
+}
+
+/** A switch, whatever an expression gave: true or false, or the text "true" or "false" ("false" is off). */
+export function readSwitch(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	label: string,
+): boolean {
+	const value: unknown = ctx.getNodeParameter(name, itemIndex, false);
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
+	if (text === true || text === 'true') return true;
+	if (text === false || text === 'false') return false;
+	throw fail(
+		ctx,
+		`"${label}" must be true or false, not ${quoted(value)}`,
+		`Turn "${label}" on or off; when it is an expression, make it give true or false.`,
+		itemIndex,
+	);
+}
+
+/** Return All / Limit of a Get Many operation. */
+export function applyLimit<T>(ctx: IExecuteFunctions, itemIndex: number, list: T[]): T[] {
+	if (readSwitch(ctx, itemIndex, 'returnAll', 'Return All')) return list;
+	return list.slice(
+		0,
+		checkedNumber(ctx, 'limit', ctx.getNodeParameter('limit', itemIndex, 50), itemIndex, ''),
+	);
+}
+
+/** JSON with the keys of every object sorted (dates as ISO 8601), so that equal objects give equal text. */
+function canonicalJson(value: unknown, seen: Set<object>): string {
+	if (typeof value === 'bigint') return String(value);
+	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+	const toISO = (value as { toISO?: unknown }).toISO;
+	if (value instanceof Date || typeof toISO === 'function')
+		return JSON.stringify(
+			value instanceof Date ? value.toISOString() : String((toISO as () => unknown).call(value)),
+		);
+	if (seen.has(value)) throw new TypeError('an object that contains itself');
+	seen.add(value);
+	const skipped = (entry: unknown) =>
+		entry === undefined || typeof entry === 'function' || typeof entry === 'symbol';
+	const json = (entry: unknown) => (skipped(entry) ? 'null' : canonicalJson(entry, seen));
+	const record = value as Record<string, unknown>;
+	const text = Array.isArray(value)
+		? `[${value.map(json).join(',')}]`
+		: `{${Object.keys(record)
+				.filter((key) => !skipped(record[key]))
+				.sort()
+				.map((key) => `${JSON.stringify(key)}:${json(record[key])}`)
+				.join(',')}}`;
+	seen.delete(value);
+	return text;
+}
+
+/**
+ * A File ID as text, whatever an expression gave: text (trimmed), a number or boolean as written, a
+ * date in ISO 8601, an object or list as JSON with sorted keys; longer than 200 characters, its
+ * SHA-256. A function, a symbol or an object that contains itself is refused. Empty: none.
+ */
+export function fileIdText(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	itemIndex: number,
+	label: string,
+): string {
+	let text: string;
+	try {
+		if (value === undefined || value === null) text = '';
+		else if (typeof value === 'string') text = value.trim();
+		else if (['number', 'boolean', 'bigint', 'object'].includes(typeof value))
+			text = canonicalJson(value, new Set()).replace(/^"(.*)"$/, '$1');
+		else throw new TypeError(`a ${typeof value}`);
+	} catch (error) {
+		throw fail(
+			ctx,
+			`"${label}" is or holds ${(error as Error).message}, which cannot identify a file`,
+			`Set "${label}" to text, a number or an object (compared as JSON), for example {{ $json.id }}.`,
+			itemIndex,
+		);
+	}
+	return text.length <= 200 ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+/** What identifies a file for Skip Files Uploaded Before: its content, or a File ID of the item. */
+export type SkipBy = { by: 'content' } | { by: 'fileId'; fileId: string };
+
+/** Where Taken At comes from, and what to send for a photo without a date. */
+export interface TakenAtPlan {
+	exif: boolean;
+	fallback: 'none' | 'now' | 'value';
+	value?: number;
+}
+
+/** Photo > Upload's options of one item, every value checked. */
+export interface UploadOptions {
+	fileName: string;
+	types: TypeRules;
+	allowInternal: boolean;
+	maxBytes: number;
+	policy: Policy;
+	skip?: SkipBy;
+	takenAt: TakenAtPlan;
+}
+
+/** Options > Taken At, as the editor stores it; EXIF with no date sent when it was not added. */
+function takenAtPlan(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): TakenAtPlan {
+	const settings =
+		(raw as { settings?: { source?: string; fallback?: string; value?: unknown } } | undefined)
+			?.settings ?? {};
+	const exif = (settings.source ?? 'exif') === 'exif';
+	const fallback = (exif ? settings.fallback : settings.source) ?? 'none';
+	if (fallback !== 'value') return { exif, fallback: fallback === 'now' ? 'now' : 'none' };
+	const parsed = parseTakenAt(settings.value, ctx.getTimezone());
+	if (!parsed.ok)
+		throw fail(
+			ctx,
+			`"Taken At" cannot be read: ${parsed.reason}`,
+			'Set Options > "Taken At" > "Value" to an ISO 8601 date such as 2026-06-20T18:30:00+02:00, epoch milliseconds or seconds, or an n8n date such as {{ $now }}.',
+			itemIndex,
+		);
+	return { exif, fallback: 'value', value: parsed.value };
+}
+
+/** Options > Skip Files Uploaded Before: off when not added, else by content or by a File ID that is not empty. */
+function skipOf(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): SkipBy | undefined {
+	const settings = (raw as { settings?: { identifyBy?: unknown; fileId?: unknown } } | undefined)
+		?.settings;
+	if (!settings) return undefined;
+	if (settings.identifyBy !== 'fileId') return { by: 'content' };
+	const fileId = fileIdText(ctx, settings.fileId, itemIndex, 'File ID');
+	if (fileId !== '') return { by: 'fileId', fileId };
+	throw fail(
+		ctx,
+		'"Skip Files Uploaded Before" identifies files by File ID, but the File ID is empty',
+		'Set its "File ID" to a value that tells files apart, for example {{ $json.id }} (a Google Drive file ID) or the file\'s path, or identify files by Content.',
+		itemIndex,
+	);
+}
+
+/** The Upload's options of one item, checked; Concurrent Uploads is read from the first item only. */
+export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number): UploadOptions {
+	const raw = ctx.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
+	const seconds = (name: 'maxTotalWaitSeconds' | 'timeoutSeconds', fallback: number) =>
+		raw[name] === undefined ? fallback : checkedNumber(ctx, name, raw[name], itemIndex) * 1000;
+	const fileName = raw.fileName ?? '';
+	if (typeof fileName !== 'string' && !(typeof fileName === 'number' && Number.isFinite(fileName)))
+		throw fail(
+			ctx,
+			`"File Name" is ${quoted(fileName)}, but must be text`,
+			'Set Options > "File Name" to text, for example {{ $json.name }}.jpg; when it is an expression, check what it gives.',
+			itemIndex,
+		);
+	const types = raw.fileTypes ?? 'media';
+	return {
+		fileName: String(fileName),
+		types: { allowUnknown: types === 'unknown' || types === 'any', allowOther: types === 'any' },
+		allowInternal: raw.allowInternalAddresses === true,
+		maxBytes: Math.floor(
+			(raw.maxFileSizeMb === undefined
+				? 1024
+				: checkedNumber(ctx, 'maxFileSizeMb', raw.maxFileSizeMb, itemIndex)) *
+				1024 *
+				1024,
+		),
+		policy: {
+			...DEFAULT_POLICY,
+			maxAttempts:
+				raw.maxAttempts === undefined
+					? DEFAULT_POLICY.maxAttempts
+					: checkedNumber(ctx, 'maxAttempts', raw.maxAttempts, itemIndex),
+			maxTotalWaitMs: seconds('maxTotalWaitSeconds', DEFAULT_POLICY.maxTotalWaitMs),
+			timeoutMs: seconds('timeoutSeconds', DEFAULT_POLICY.timeoutMs),
+		},
+		skip: skipOf(ctx, itemIndex, raw.skipUploaded),
+		takenAt: takenAtPlan(ctx, itemIndex, raw.takenAt),
+	};
+}
+
+/** Concurrent Uploads of the run (the first item's): automatic (0 or not added) from 4 growing to 64, or that many. */
+export function concurrencyOf(ctx: IExecuteFunctions): { max: number; start?: number } {
+	const raw = (ctx.getNodeParameter('options', 0, {}) as { concurrency?: unknown }).concurrency;
+	const concurrency = raw === undefined ? 0 : checkedNumber(ctx, 'concurrency', raw);
+	return concurrency === 0 ? { max: 64, start: 4 } : { max: concurrency };
+}

@@ -1,0 +1,369 @@
+import { createHash } from 'node:crypto';
+
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ExifCaptureTime } from '../../helpers/exif';
+import { readCaptureTime, toEpochMs } from '../../helpers/exif';
+import { fileNameFromUrl, sanitizeFileName } from '../../helpers/fileName';
+import type { TypeDecision } from '../../helpers/media';
+import { decideType } from '../../helpers/media';
+import { isoInZone } from '../../helpers/takenAt';
+import { shown, shownSize } from '../../helpers/text';
+import type { Wholeness } from '../../helpers/wholeness';
+import { wholenessCheck } from '../../helpers/wholeness';
+import { shownUrl, startDownload } from '../../transport/download';
+import type { Body, Outgoing } from '../../transport/upload';
+import type { UploadOptions } from '../options';
+import type { FileDetails } from '../output';
+
+/** One file of one item to upload: where it goes, its item's options, where it comes from. */
+export interface FileJob {
+	itemIndex: number;
+	linkId: string;
+	albumId?: string;
+	options: UploadOptions;
+	/** A binary field of the item, or its File URL. */
+	from: { field: string } | { url: string };
+	/** Several files of one item: a File ID is told apart by the binary field. */
+	shares: boolean;
+	/** What the output says of it even when it fails: event, album, where it comes from. */
+	details: FileDetails;
+}
+
+/** A file decided once: what is sent and how to read it, what its output says, its content hash. */
+export interface Decided {
+	outgoing: Outgoing;
+	details: FileDetails;
+	whole: Wholeness;
+	/** SHA-256 of the content, when asked for. */
+	hash?: string;
+	/** Lets go of a file read whole into memory (n8n's `database` binary data mode); it is read again if needed. */
+	release: () => void;
+}
+
+/**
+ * n8n's `database` binary data mode reads a whole file whatever is asked, and on Postgres (queue
+ * mode) cannot hand back more than this: its driver turns the bytes into hex text, and Node's
+ * strings end at 512 Mi characters. Just under 256 MiB.
+ */
+const DATABASE_READ_LIMIT = Math.floor((0x1fffffe8 - 2) / 2);
+const DATABASE_ADVICE = `n8n keeps binary data in its database (binary data mode "database", the default in queue mode) and cannot read a file over ${shownSize(DATABASE_READ_LIMIT)} back from Postgres: the attempt fails inside the database driver and leaves the execution hanging, so the file was not read. For files this large set N8N_DEFAULT_BINARY_DATA_MODE to "filesystem" on a folder that main and workers share (N8N_BINARY_DATA_STORAGE_PATH), or "s3" where licensed.`;
+/** Files the node reads first (its start, EXIF, wholeness, hash) and keeps of it: the first MiB. */
+const HEAD_BYTES = 1024 * 1024;
+
+const refuse = (ctx: IExecuteFunctions, itemIndex: number, message: string, description: string) =>
+	new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+
+const ANY = 'set Options > "File Types" to "Any File"';
+const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
+	unknown:
+		'Give the file a name with a known extension in Options > "File Name", or set Options > "File Types" to "Photos, Videos and Unknown Types" to send it as application/octet-stream.',
+	notMedia: `An event album holds photos and videos. Give the file its right extension in Options > "File Name", or ${ANY} to upload it anyway.`,
+	text: `This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, ${ANY}.`,
+	unrecognised: `A file named as a photo or video must be one the node can recognise (JPEG, PNG, GIF, WebP, HEIC, AVIF, TIFF, BMP, MP4, QuickTime, AVI, WebM, Matroska, MPEG). Check the file or its address; to upload it anyway, ${ANY}.`,
+};
+
+/** Where a file's bytes are, and what its source says of it. */
+interface Source {
+	name?: string;
+	mimeType?: string;
+	size: number;
+	/** n8n's binary data mode when it cannot stream (`database`). */
+	mode?: string;
+	open: () => Promise<Body>;
+	release: () => void;
+	/** A downloaded file's name and type, decided from its first bytes before it was stored. */
+	type?: Extract<TypeDecision, { ok: true }>;
+}
+
+/** How a file of n8n's binary store is read: streamed where the mode streams, else whole once. */
+function storedReader(ctx: IExecuteFunctions, id: string, readWhole: () => Promise<Buffer>) {
+	const mode = id.startsWith('database:') ? 'database' : undefined;
+	let whole: Promise<Buffer> | undefined;
+	const open = mode
+		? async () => await (whole ??= readWhole())
+		: async () => await ctx.helpers.getBinaryStream(id);
+	return { mode, open, release: () => void (whole = undefined) };
+}
+
+/** What one read of the whole file finds: its first MiB, whether it is whole, its hash when asked. */
+async function readOnce(body: Body, hashed: boolean) {
+	const check = wholenessCheck();
+	const hash = hashed ? createHash('sha256') : undefined;
+	if (Buffer.isBuffer(body)) {
+		check.push(body);
+		return { head: body, whole: check.verdict(body), hash: hash?.update(body).digest('hex') };
+	}
+	const kept: Buffer[] = [];
+	let keptBytes = 0;
+	try {
+		for await (const chunk of body) {
+			const bytes = chunk as Buffer;
+			check.push(bytes);
+			hash?.update(bytes);
+			if (keptBytes < HEAD_BYTES)
+				keptBytes += kept[kept.push(bytes.subarray(0, HEAD_BYTES - keptBytes)) - 1].length;
+		}
+	} finally {
+		if (!body.destroyed) body.destroy();
+	}
+	const head = Buffer.concat(kept);
+	return { head, whole: check.verdict(head), hash: hash?.digest('hex') };
+}
+
+/** A binary field of the item: its stored file, checked to be there, readable and not empty. */
+async function binaryFile(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+): Promise<Source> {
+	const binaries = ctx.getInputData()[itemIndex]?.binary ?? {};
+	// own fields only: "__proto__" or "constructor" name no file
+	const binary: IBinaryData | undefined = Object.hasOwn(binaries, field)
+		? binaries[field]
+		: undefined;
+	if (!binary) {
+		const present = Object.keys(binaries);
+		const message = present.length
+			? `The item has no binary field "${shown(field)}" (it has: ${shown(present.join(', '))})`
+			: `The item has no binary data (expected a binary field "${shown(field)}")`;
+		throw refuse(
+			ctx,
+			itemIndex,
+			message,
+			'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
+		);
+	}
+	if (!binary.id) {
+		const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, field);
+		return {
+			name: binary.fileName,
+			mimeType: binary.mimeType,
+			size: buffer.length,
+			open: async () => buffer,
+			release: () => undefined,
+		};
+	}
+	const { id } = binary;
+	const metadata = await ctx.helpers.getBinaryMetadata(id).catch(() => {
+		const message = `The stored file of binary field "${shown(field)}" cannot be found in n8n's binary data (id "${id.slice(0, 200)}"); it may have been deleted or come from another n8n instance`;
+		throw refuse(
+			ctx,
+			itemIndex,
+			message,
+			'Run the node that produced the file again in this workflow, so that its file is stored anew.',
+		);
+	});
+	const reader = storedReader(
+		ctx,
+		id,
+		async () => await ctx.helpers.getBinaryDataBuffer(itemIndex, field),
+	);
+	if (reader.mode && metadata.fileSize > DATABASE_READ_LIMIT)
+		throw refuse(
+			ctx,
+			itemIndex,
+			`The file in binary field "${shown(field)}" (${shownSize(metadata.fileSize)}) is too large to read from n8n's database`,
+			DATABASE_ADVICE,
+		);
+	return {
+		name: binary.fileName ?? metadata.fileName,
+		mimeType: binary.mimeType || metadata.mimeType,
+		size: metadata.fileSize,
+		...reader,
+	};
+}
+
+/** An address as a message may show it when it is none: user information removed, cut. */
+const shownText = (text: string) => shown(text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1'));
+
+/**
+ * A File URL's file: downloaded once; its first bytes decide its name and type before anything is
+ * stored (a refused file never reaches n8n's binary store); then stored and read like a binary field.
+ */
+async function urlFile(ctx: IExecuteFunctions, job: FileJob, address: string): Promise<Source> {
+	const { itemIndex, options } = job;
+	let url: URL;
+	try {
+		url = new URL(address);
+	} catch {
+		throw refuse(
+			ctx,
+			itemIndex,
+			`The File URL is not an address: "${shownText(address)}"`,
+			'Set "File URL" to the http(s) address of the file.',
+		);
+	}
+	const limits = {
+		allowInternal: options.allowInternal,
+		maxBytes: options.maxBytes,
+		timeoutMs: options.policy.timeoutMs,
+	};
+	const download = await startDownload(ctx, url, limits);
+	const name =
+		options.fileName ||
+		download.fileName ||
+		fileNameFromUrl(url) ||
+		fileNameFromUrl(download.finalUrl);
+	// an empty file is refused as such once its end is known; a refused one is never stored
+	const type = await Promise.resolve()
+		.then(() => {
+			if (!name) throw unnamed(ctx, itemIndex, 'the URL');
+			const from = `the File URL "${shownUrl(url)}"`;
+			const head = download.head;
+			return head.length > 0
+				? decided(ctx, itemIndex, from, name, download.contentType, head, options)
+				: undefined;
+		})
+		.catch((error: unknown) => {
+			download.cancel();
+			throw error;
+		});
+	const { binary, size } = await download.store(name);
+	if (!type || size === 0)
+		throw refuse(
+			ctx,
+			itemIndex,
+			`The file of the File URL is empty (0 bytes): ${shownUrl(url)}`,
+			'Check the File URL: an empty file cannot be uploaded.',
+		);
+	if (!binary.id) {
+		const buffer = Buffer.from(binary.data, 'base64');
+		return { type, size, open: async () => buffer, release: () => undefined };
+	}
+	const id = binary.id;
+	const reader = storedReader(
+		ctx,
+		id,
+		async () => await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(id)),
+	);
+	if (reader.mode && size > DATABASE_READ_LIMIT)
+		throw refuse(
+			ctx,
+			itemIndex,
+			`The file of the File URL (${shownSize(size)}) is too large to read back from n8n's database: ${shownUrl(url)}`,
+			DATABASE_ADVICE,
+		);
+	return { type, size, ...reader };
+}
+
+const unnamed = (ctx: IExecuteFunctions, itemIndex: number, from: string) =>
+	refuse(
+		ctx,
+		itemIndex,
+		`The file from ${from} has no file name`,
+		'Set a name in Options > "File Name", for example {{ $json.name }}.jpg.',
+	);
+
+/** The name and type the file is sent with, or the error that refuses it. */
+function decided(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	from: string,
+	name: string,
+	mimeType: string | undefined,
+	head: Uint8Array,
+	options: UploadOptions,
+) {
+	const type = decideType(sanitizeFileName(name), mimeType, head, options.types);
+	if (type.ok) return type;
+	const message =
+		type.kind === 'unknown'
+			? `Cannot tell the media type of the file: ${type.reason}`
+			: `The file from ${from} is refused: ${type.reason}`;
+	throw refuse(ctx, itemIndex, message, TYPE_ADVICE[type.kind]);
+}
+
+/** Taken At: the photo's EXIF capture time when asked and found, else the item's fallback. */
+function takenAtOf(ctx: IExecuteFunctions, job: FileJob, head: Uint8Array) {
+	const plan = job.options.takenAt;
+	const exif: ExifCaptureTime | undefined = plan.exif ? readCaptureTime(head) : undefined;
+	const fromExif = exif && toEpochMs(exif, ctx.getTimezone());
+	if (fromExif !== undefined) return { ms: fromExif, source: 'exif', tag: exif!.tag };
+	if (plan.fallback === 'now') return { ms: Date.now(), source: 'now' };
+	if (plan.fallback === 'value' && plan.value !== undefined)
+		return { ms: plan.value, source: 'value' };
+	return { ms: undefined, source: null };
+}
+
+/**
+ * Decides one file, once: where it comes from (a binary field, or a File URL downloaded once), its
+ * name and media type (from its name, its MIME type and its first bytes), its Taken At (EXIF from
+ * the same first bytes), whether it is whole, its content hash when asked, and its warnings. One
+ * read of the file gives all of it; the upload then reads it again, streamed.
+ */
+export async function decideFile(
+	ctx: IExecuteFunctions,
+	job: FileJob,
+	hashed: boolean,
+): Promise<Decided> {
+	const { itemIndex, options } = job;
+	const field = 'field' in job.from ? job.from.field : undefined;
+	const source = field
+		? await binaryFile(ctx, itemIndex, field)
+		: await urlFile(ctx, job, (job.from as { url: string }).url);
+	if (source.size === 0) {
+		const named = source.name ? `"${shown(source.name)}" ` : '';
+		throw refuse(
+			ctx,
+			itemIndex,
+			`The file ${named}in binary field "${shown(field ?? '')}" is empty (0 bytes)`,
+			'Check the node that produced the file: an empty file cannot be uploaded.',
+		);
+	}
+	const read = await readOnce(await source.open(), hashed);
+	let type = 'type' in source ? source.type : undefined;
+	if (!type) {
+		const name = options.fileName || ('name' in source ? source.name : undefined) || '';
+		if (sanitizeFileName(name) === '')
+			throw unnamed(ctx, itemIndex, `binary field "${shown(field ?? '')}"`);
+		type = decided(
+			ctx,
+			itemIndex,
+			`binary field "${shown(field ?? '')}"`,
+			name,
+			'mimeType' in source ? source.mimeType : undefined,
+			read.head,
+			options,
+		);
+	}
+	const warnings = [...type.warnings];
+	const own =
+		'mimeType' in source
+			? source.mimeType?.slice(0, 1000).split(';')[0].trim().toLowerCase()
+			: undefined;
+	if (own && !type.fromContent && own !== 'application/octet-stream' && own !== type.contentType)
+		warnings.push(
+			`"${type.fileName}" is sent as ${type.contentType} (from its name), but the binary's MIME type is ${shown(own)}.`,
+		);
+	if (source.mode && source.size >= 64 * 1024 * 1024)
+		warnings.push(
+			`n8n's binary data mode "${source.mode}" (the default in queue mode) cannot stream: this file (${shownSize(source.size)}) was held whole in memory while it was uploaded, once for every file uploaded at the same time. For large files use the "filesystem" mode on a folder that main and workers share (N8N_BINARY_DATA_STORAGE_PATH), or "s3" where licensed.`,
+		);
+	const takenAt = takenAtOf(ctx, job, read.head);
+	const outgoing: Outgoing = {
+		linkId: job.linkId,
+		albumId: job.albumId,
+		fileName: type.fileName,
+		takenAt: takenAt.ms,
+		contentType: type.contentType,
+		size: source.size,
+		open: source.open,
+	};
+	const details: FileDetails = {
+		...job.details,
+		fileName: type.fileName,
+		contentType: type.contentType,
+		bytes: source.size,
+		takenAt: takenAt.ms === undefined ? null : isoInZone(takenAt.ms, ctx.getTimezone()),
+		takenAtMs: takenAt.ms ?? null,
+		takenAtSource: takenAt.source,
+		exifTag: takenAt.tag ?? null,
+		typeFromContent: type.fromContent ?? null,
+		whole: read.whole.whole ?? null,
+		binaryDataMode: source.mode ?? null,
+		warnings,
+	};
+	return { outgoing, details, whole: read.whole, hash: read.hash, release: source.release };
+}

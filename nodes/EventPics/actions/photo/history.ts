@@ -1,0 +1,328 @@
+import { createHash } from 'node:crypto';
+
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+/**
+ * What a workflow knows it uploaded (Skip Files Uploaded Before, Keep New): its history in n8n's
+ * deduplication store, and the uploads of this n8n process still in flight.
+ *
+ * The store (the one Remove Duplicates uses, scope "workflow": one history for every EventPics node
+ * of the workflow) records whatever it is asked about, has no read-only question, and rewrites the
+ * whole list on every call, without a lock. So a file has two entries, both naming the account:
+ * "checked", which a question may write at any time, and "uploaded", written only after the
+ * storage's 2xx. A run asks once (twice when files were checked before), records confirmed files in
+ * batches as it goes, and at its end records them all, looks again where another execution may have
+ * written over them, and takes back the "checked" entries of files that did not go up.
+ */
+
+/** Entries kept (two per file); past them n8n drops the oldest. From HISTORY_WARN_AT on, the output warns. */
+const HISTORY_ENTRIES = 200_000;
+const HISTORY_WARN_AT = 160_000;
+const STORE = { mode: 'entries' as const, maxEntries: HISTORY_ENTRIES };
+/** Part of every entry's account: histories of another format never match. */
+const FORMAT = 'eventpics-history-4';
+
+export interface HistoryTiming {
+	/**
+	 * Least time between two records during the run, and from the check to the first: a kill uploads
+	 * again only what was in flight or confirmed within it, and the store, which rewrites the whole
+	 * history on each call, is written a few times a run, not per file.
+	 */
+	recordEveryMs: number;
+	/** Pause before each look after the end-of-run record, and how many looks at most. */
+	recheckPauseMs: number;
+	rechecks: number;
+}
+
+export const HISTORY_TIMING: Readonly<HistoryTiming> = Object.freeze({
+	recordEveryMs: 1000,
+	recheckPauseMs: 1000,
+	rechecks: 8,
+});
+
+/** The key under which an upload is remembered: the event, the album and the file's content or File ID. */
+export const historyKey = (linkId: string, albumId: string | undefined, fileKey: string) =>
+	`${linkId}/${albumId ?? ''}/${fileKey}`;
+
+/** Who is uploading a file in this process: the execution and item, and whether it arrived. */
+export interface Claim {
+	executionId: string;
+	itemIndex: number;
+	arrived: Promise<boolean>;
+	/** When the history recorded it; until then every run must see the claim. */
+	recordedAt?: number;
+}
+
+/**
+ * The claims of this n8n process, by workflow and history entry: the one state the node keeps across
+ * executions, on purpose (overlapping runs in one process are where doubles came from, and n8n's
+ * stores have no lock). A claim lives while its upload is in flight, then until no run that checked
+ * the history before it was recorded still runs: it never outlives the executions that could use it.
+ */
+const claims = new Map<string, Claim>();
+/** The running executions that checked the history, each with when it did. */
+const runs = new Map<symbol, number>();
+
+function prune(): void {
+	const oldestCheck = Math.min(...runs.values());
+	for (const [key, claim] of claims)
+		if (claim.recordedAt !== undefined && claim.recordedAt < oldestCheck) claims.delete(key);
+}
+
+/** The account of the entries: the Base URL and a hash of the API key, hashed together (never the key). */
+export function historyAccount(baseUrl: string, apiKey: string): string {
+	const keyHash = createHash('sha256').update(apiKey).digest('hex');
+	return createHash('sha256')
+		.update(`${FORMAT}\n${new URL(baseUrl).href}\n${keyHash}`)
+		.digest('base64url')
+		.slice(0, 22);
+}
+
+export interface HistoryEnd {
+	/** Keys of uploaded files the store did not take (the next run uploads them again). */
+	unrecorded: string[];
+	/** The history was empty when the run began. */
+	isNew: boolean;
+	warning?: string;
+}
+
+/** One run's use of the workflow's history and of this process's claims. */
+export class RunHistory {
+	private readonly account: string;
+
+	private readonly shared: boolean;
+
+	private keys: string[] = [];
+
+	private readonly known = new Set<string>();
+
+	private readonly done = new Set<string>();
+
+	private readonly owned = new Map<string, Claim>();
+
+	private addedByCheck = 0;
+
+	private pending: string[] = [];
+
+	private recording: Promise<void> | undefined;
+
+	private inCall: Promise<void> | undefined;
+
+	private nextRecordAt = 0;
+
+	private finished = false;
+
+	private readonly run = Symbol('run');
+
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		credential: { baseUrl: string; apiKey: string },
+		private readonly timing: HistoryTiming = HISTORY_TIMING,
+	) {
+		this.account = historyAccount(credential.baseUrl, credential.apiKey);
+		// production executions may run side by side; runs from the editor or `n8n execute` do not
+		this.shared = !['manual', 'cli'].includes(ctx.getMode());
+	}
+
+	private entry = (kind: 'checked' | 'uploaded', key: string) => `${kind}:${this.account}/${key}`;
+
+	/** Where a key is claimed: per workflow and account, as the history is. */
+	private where = (key: string) => `${this.ctx.getWorkflow().id ?? ''}\u0000${this.account}/${key}`;
+
+	/**
+	 * Which of `keys` were uploaded before. Only the files checked before are asked about their
+	 * "uploaded" entry, and what that question wrote (a file checked but never confirmed) is taken back.
+	 */
+	async check(keys: string[]): Promise<Set<string>> {
+		runs.set(this.run, Date.now());
+		this.keys = [...new Set(keys)];
+		this.nextRecordAt = Date.now() + this.timing.recordEveryMs;
+		return await this.knownOf().catch((error: unknown) => {
+			this.leave();
+			throw error;
+		});
+	}
+
+	private async knownOf(): Promise<Set<string>> {
+		if (this.keys.length === 0) return this.known;
+		const checked = await this.ask(this.keys.map((key) => this.entry('checked', key)));
+		this.addedByCheck = checked.added.length;
+		const asked = this.keys.filter((key) => checked.seen.has(this.entry('checked', key)));
+		if (asked.length === 0) return this.known;
+		const uploaded = await this.ask(asked.map((key) => this.entry('uploaded', key)));
+		if (uploaded.added.length > 0)
+			await this.call(() => this.ctx.helpers.removeProcessed(uploaded.added, 'workflow', STORE));
+		for (const key of asked)
+			if (uploaded.seen.has(this.entry('uploaded', key))) this.known.add(key);
+		return this.known;
+	}
+
+	/** Who in this process is uploading `key` right now (or uploaded it, not yet in the history). */
+	claimOf(key: string): Claim | undefined {
+		return claims.get(this.where(key));
+	}
+
+	/** Claims `key` for an item of this run; the function returned says, once, whether the file arrived. */
+	claim(key: string, itemIndex: number): (arrived: boolean) => void {
+		let settle!: (arrived: boolean) => void;
+		const claim: Claim = {
+			executionId: this.ctx.getExecutionId(),
+			itemIndex,
+			arrived: new Promise<boolean>((resolve) => (settle = resolve)),
+		};
+		const where = this.where(key);
+		claims.set(where, claim);
+		this.owned.set(key, claim);
+		let settled = false;
+		return (arrived) => {
+			if (settled) return;
+			settled = true;
+			settle(arrived);
+			if (arrived) this.uploaded(key);
+			else if (claims.get(where) === claim) claims.delete(where);
+		};
+	}
+
+	private recorded(keys: string[]): void {
+		for (const key of keys) {
+			const claim = this.owned.get(key);
+			if (claim) claim.recordedAt = Date.now();
+		}
+		prune();
+	}
+
+	/** A confirmed file: recorded with the next batch (at most `recordEveryMs` from now, longer on a large history) and at the end. */
+	private uploaded(key: string): void {
+		this.done.add(key);
+		this.pending.push(key);
+		this.recording ??= this.recordLater();
+	}
+
+	private async recordLater(): Promise<void> {
+		const wait = this.nextRecordAt - Date.now();
+		if (wait > 0) await sleep(wait);
+		if (this.finished) return;
+		const keys = this.pending.splice(0);
+		const startedAt = Date.now();
+		// a batch that fails is recorded at the end of the run with all the others
+		this.inCall = this.ask(
+			keys.flatMap((key) => [this.entry('checked', key), this.entry('uploaded', key)]),
+		).then(
+			() => this.recorded(keys),
+			() => undefined,
+		);
+		await this.inCall;
+		this.inCall = undefined;
+		this.nextRecordAt =
+			Date.now() + Math.max(this.timing.recordEveryMs, 4 * (Date.now() - startedAt));
+		this.recording = this.pending.length > 0 && !this.finished ? this.recordLater() : undefined;
+	}
+
+	/** The run no longer needs the claims of others (finish does it; Keep New, which only asks, itself). */
+	leave(): void {
+		runs.delete(this.run);
+		prune();
+	}
+
+	/**
+	 * The end of the run: waits for a batch in the store, counts the list (was it new, how near its
+	 * cap), records both entries of every uploaded file, looks again where another execution may have
+	 * written over them, and takes back the "checked" entries of files that did not go up.
+	 */
+	async finish(): Promise<HistoryEnd> {
+		this.finished = true;
+		await this.inCall;
+		try {
+			const done = [...this.done];
+			const left = this.keys.filter((key) => !this.known.has(key) && !this.done.has(key));
+			const count =
+				done.length + left.length > 0 ? await this.count().catch(() => undefined) : undefined;
+			const end: HistoryEnd = { unrecorded: [], isNew: count === this.addedByCheck };
+			if (done.length > 0) {
+				end.unrecorded = await this.record(done).then(
+					() => [],
+					() => done,
+				);
+				this.recorded(done);
+			}
+			if (left.length > 0)
+				await this.call(() =>
+					this.ctx.helpers.removeProcessed(
+						left.map((key) => this.entry('checked', key)),
+						'workflow',
+						STORE,
+					),
+				).catch(() => undefined);
+			if (count !== undefined && count + 2 * done.length >= HISTORY_WARN_AT)
+				end.warning = fullWarning(Math.min(HISTORY_ENTRIES, count + 2 * done.length));
+			return end;
+		} finally {
+			this.leave();
+		}
+	}
+
+	/**
+	 * Writes both entries of each key. n8n rewrites the list without a lock: a call of another
+	 * execution that read it before this record can write it back without them. A production run looks
+	 * again a pause later (recording what is missing, the same call), and again while a look finds
+	 * entries missing; a run from the editor or `n8n execute` only when the record had to add a
+	 * "checked" entry, which the check wrote and only another writer removes.
+	 */
+	private async record(keys: string[]): Promise<void> {
+		const entries = keys.flatMap((key) => [
+			this.entry('checked', key),
+			this.entry('uploaded', key),
+		]);
+		const { added } = await this.ask(entries);
+		let again = this.shared || added.some((entry) => entry.startsWith('checked:'));
+		for (let round = 0; again && round < this.timing.rechecks; round++) {
+			await sleep(this.timing.recheckPauseMs);
+			again = await this.ask(entries).then(
+				(looked) => looked.added.length > 0,
+				() => false,
+			);
+		}
+	}
+
+	private async ask(values: string[]): Promise<{ seen: Set<string>; added: string[] }> {
+		const result = await this.call(() =>
+			this.ctx.helpers.checkProcessedAndRecord(values, 'workflow', STORE),
+		);
+		return { seen: new Set(result.processed.map(String)), added: result.new.map(String) };
+	}
+
+	private async count(): Promise<number> {
+		return await this.call(() => this.ctx.helpers.getProcessedDataCount('workflow', STORE));
+	}
+
+	/**
+	 * Once more when a call fails (two processes recording the first entries of a workflow both insert
+	 * its row, and the database refuses the second), then the error in words: a history kept in
+	 * another mode (n8n's Remove Duplicates with Scope "Workflow" shares this store) or a database that
+	 * refuses.
+	 */
+	private async call<T>(work: () => Promise<T>): Promise<T> {
+		try {
+			return await work();
+		} catch {
+			try {
+				return await work();
+			} catch (error) {
+				const conflict = /incompatible setting/.test((error as Error).message);
+				throw new NodeOperationError(this.ctx.getNode(), error as Error, {
+					message: conflict
+						? "This workflow's deduplication history is kept in another mode by another node (Skip Files Uploaded Before)"
+						: `n8n's deduplication store failed (Skip Files Uploaded Before): ${(error as Error).message}`,
+					description: conflict
+						? 'Skip Files Uploaded Before keeps its history in n8n\'s deduplication store with the scope "Workflow", which a Remove Duplicates node of this workflow uses in another mode ("Keep Items Where"). Set that node\'s Scope to "Node", or clear its history with its "Clear Deduplication History" operation.'
+						: "The node keeps its history of uploaded files in n8n's database. Check that n8n can write to its database, then run the workflow again.",
+				});
+			}
+		}
+	}
+}
+
+function fullWarning(count: number): string {
+	return `This workflow's history of uploaded files (Skip Files Uploaded Before) holds ${count.toLocaleString('en-US')} of ${HISTORY_ENTRIES.toLocaleString('en-US')} entries, two per file. When it is full, n8n forgets the oldest files, and such a file is uploaded again if it comes again. Give the workflow only files that may be new (for example put Keep New before the read, or move uploaded files out of the folder it reads).`;
+}

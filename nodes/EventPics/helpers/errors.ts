@@ -1,0 +1,310 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { redact, redactDetails } from './redact';
+import { capText, shownDuration, shownSize } from './text';
+
+/** The requests the node makes: the two API calls, the PUT to the storage, the download of a File URL. */
+export type Step = 'geteventsandalbums' | 'getuploadurl' | 'put' | 'download';
+
+/** What went wrong, whoever finds it; the words for each are in WORDS below. */
+export type Kind =
+	| 'unauthorized'
+	| 'badRequest'
+	| 'rateLimited'
+	| 'serverError'
+	| 'status'
+	| 'redirect'
+	| 'malformed'
+	| 'tooLarge'
+	| 'deadline'
+	| 'noAnswer'
+	| 'ssrf'
+	| 'refusedAddress'
+	| 'putRefused'
+	| 'stalled'
+	| 'tooSlow'
+	| 'internal'
+	| 'notHttp'
+	| 'fileTooLarge'
+	| 'brokeOff'
+	| 'redirects';
+
+/** What the finder knew: the request, its answer, and a few words of its own. */
+export interface Facts {
+	step: Step;
+	statusCode?: number;
+	networkCode?: string;
+	/** What the service (its Error object, or the storage's XML error) said: shown cut and redacted. */
+	said?: { code?: string; message?: string; details?: unknown };
+	retryAfterMs?: number;
+	/** The kind's own fragment: where a redirect goes, why an address is refused, how far a transfer came. */
+	detail?: string;
+	/** Why, where the kind has a second fragment (what an internal address is). */
+	reason?: string;
+	/** The File URL (or a hop of it) as shown: without user name and password. */
+	url?: string;
+	timeoutMs?: number;
+	/** The tries the request took, said in the description when more than one. */
+	tries?: {
+		attempts: number;
+		elapsedMs: number;
+		waitRefused?: { askedMs: number; leftMs: number };
+	};
+	/** Tries of an upload that broke off while the file was moving, one sentence each. */
+	broken?: string[];
+}
+
+const WHAT: Record<Step, string> = {
+	geteventsandalbums: 'the events list',
+	getuploadurl: 'the request for an upload address',
+	put: 'the upload to the storage',
+	download: 'the download of the File URL',
+};
+/** The request as the description names it: "GET /geteventsandalbums". */
+const REQUEST: Record<Step, string> = {
+	geteventsandalbums: 'GET /geteventsandalbums',
+	getuploadurl: 'POST /getuploadurl',
+	put: 'PUT to the upload address',
+	download: 'GET of the File URL',
+};
+
+const NETWORK: Array<[RegExp, string]> = [
+	[/^ECONNREFUSED$/, 'the server refused the connection (nothing listens there)'],
+	[/^(ENOTFOUND|EAI_AGAIN)$/, 'the host name was not found'],
+	[
+		/^(ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE|UND_ERR_SOCKET)$/,
+		'the server closed the connection before it answered',
+	],
+	[/^(ETIMEDOUT|ECONNABORTED|ERR_SOCKET_CONNECTION_TIMEOUT)$/, 'the connection timed out'],
+	[/^(EHOSTUNREACH|ENETUNREACH)$/, 'the server cannot be reached'],
+	[
+		/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|TLS|SSL/,
+		'the HTTPS certificate of the server is not trusted',
+	],
+	[/^ERR_INVALID_URL$/, 'the address is not valid'],
+];
+
+/**
+ * A network error code in words. The code itself stays out of a message: n8n swaps a message
+ * naming ECONNRESET and the like for a generic sentence that no longer says which request failed.
+ */
+export function networkText(code: string | undefined): string {
+	return (
+		NETWORK.find(([pattern]) => pattern.test(code ?? ''))?.[1] ?? 'no connection could be made'
+	);
+}
+
+/** The option names and places a caller's advice fills in (the operation's words). */
+export interface Names {
+	timeout?: string;
+	wait?: string;
+	rate?: string;
+	internal?: string;
+	maxSize?: string;
+}
+
+/** Each kind: its message, and what to do. `n`: the option names of the caller, where it has them. */
+const WORDS: Record<
+	Kind,
+	{ summary: (f: Facts) => string; advice: (f: Facts, n: Names) => string }
+> = {
+	unauthorized: {
+		summary: () => 'EventPics refused the API key of the credential (401)',
+		advice: () =>
+			'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it.',
+	},
+	badRequest: {
+		summary: (f) => `EventPics refused ${WHAT[f.step]} (400)`,
+		advice: () => 'Check the event, album, file name and Taken At of this item.',
+	},
+	rateLimited: {
+		summary: (f) => `EventPics limited the request rate of this key (429) for ${WHAT[f.step]}`,
+		advice: (_, n) => `Run the workflow again later${n.rate ? `, or ${n.rate}` : ''}.`,
+	},
+	serverError: {
+		summary: (f) => `EventPics answered ${WHAT[f.step]} with a server error (${f.statusCode})`,
+		advice: () => 'Run the workflow again later; if it persists, contact EventPics support.',
+	},
+	status: {
+		summary: (f) => `EventPics answered ${WHAT[f.step]} with ${f.statusCode}`,
+		advice: () =>
+			'Check the Base URL in the EventPics credential; if it is right, contact EventPics support.',
+	},
+	redirect: {
+		summary: (f) =>
+			`EventPics answered ${WHAT[f.step]} with a redirect${f.detail ? ` to ${f.detail}` : ''} (${f.statusCode}); the node does not follow redirects of calls that carry the API key, so the key was not sent there`,
+		advice: () =>
+			'Check the Base URL in the EventPics credential: it must be the address of the EventPics API itself (https://api.eventpics.net), not an address that forwards elsewhere.',
+	},
+	malformed: {
+		summary: (f) => `EventPics answered ${WHAT[f.step]} without ${f.detail}`,
+		advice: () =>
+			'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.',
+	},
+	tooLarge: {
+		summary: (f) =>
+			`EventPics answered ${WHAT[f.step]} with more than ${f.detail}, more than such an answer can be, so the node stopped reading it`,
+		advice: () =>
+			'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.',
+	},
+	deadline: {
+		summary: (f) =>
+			`EventPics did not answer ${WHAT[f.step]} within ${shownDuration(f.timeoutMs ?? 0)}, so the node stopped waiting`,
+		advice: (_, n) =>
+			`Run the workflow again later, or check the Base URL${n.timeout ? `, or raise ${n.timeout}` : ''}.`,
+	},
+	noAnswer: {
+		summary: (f) =>
+			`${f.step === 'download' ? 'The server of the File URL' : 'EventPics'} did not answer ${WHAT[f.step]}: ${networkText(f.networkCode)}`,
+		advice: (f) =>
+			f.step === 'download'
+				? 'Check that the File URL is right and that its server is reachable from the machine n8n runs on.'
+				: 'Check the network and the Base URL in the credential, then run the workflow again.',
+	},
+	ssrf: {
+		summary: (f) =>
+			`n8n's SSRF protection blocked ${WHAT[f.step]}${f.url ? ` (${f.url})` : ''}: ${f.detail}`,
+		advice: () =>
+			'If this address is meant to be reached (a local set-up), allow it in N8N_SSRF_ALLOWED_IP_RANGES or N8N_SSRF_ALLOWED_HOSTNAMES.',
+	},
+	refusedAddress: {
+		summary: (f) =>
+			`EventPics answered with an upload address the node does not send files to: ${f.detail}. Nothing was sent there`,
+		advice: (_, n) =>
+			`An upload address must use https:// and point outside this machine and its network, unless the Base URL is itself a local address${n.internal ? ` or ${n.internal} is on` : ''}. Check the Base URL in the EventPics credential.`,
+	},
+	putRefused: {
+		summary: (f) => `The storage refused the upload address (${f.statusCode})`,
+		advice: () =>
+			"The storage refused the pre-signed upload address even after fresh ones were asked for. The Content-Type sent must be the one the address was signed for; check the file name's extension.",
+	},
+	stalled: {
+		summary: (f) =>
+			`${f.step === 'put' ? 'The upload to the storage' : 'The download of the File URL'} stalled: ${f.detail}`,
+		advice: (_, n) =>
+			`The connection stopped moving data. Run the workflow again${n.timeout ? `; on a network that pauses longer, raise ${n.timeout}` : ''}.`,
+	},
+	tooSlow: {
+		summary: (f) =>
+			`${f.step === 'put' ? 'The upload to the storage' : 'The download of the File URL'} was too slow: ${f.detail}`,
+		advice: (f) =>
+			f.step === 'put'
+				? 'n8n held this file in memory (binary data mode "database"), where the node cannot see its bytes leave; see Running at scale in the package\'s docs.'
+				: 'The server of the File URL sends too slowly. Run the workflow again; if it persists, check that server.',
+	},
+	internal: {
+		summary: (f) =>
+			`The File URL${f.detail ? ` (${f.detail})` : ''} points into an internal network: ${f.url}`,
+		advice: (_, n) =>
+			`The node refuses internal addresses, so that a workflow or an AI agent cannot fetch files from this machine or its network. Use a public address${n.internal ? `, or turn on ${n.internal} (only for local set-ups you trust)` : ''}.`,
+	},
+	notHttp: {
+		summary: (f) =>
+			`The File URL${f.detail ? ` (${f.detail})` : ''} is not an http(s) address: ${f.url}`,
+		advice: () => 'Set "File URL" to the http(s) address of the file.',
+	},
+	fileTooLarge: {
+		summary: (f) => `The file of the File URL is larger than Max File Size: ${f.detail}`,
+		advice: (_, n) => `Raise ${n.maxSize ?? 'Max File Size'} if this file is meant to be uploaded.`,
+	},
+	brokeOff: {
+		summary: (f) => `The download of the File URL broke off: ${f.detail}`,
+		advice: () =>
+			'The server of the File URL stopped sending the file. Run the workflow again; if it persists, check that server.',
+	},
+	redirects: {
+		summary: (f) => `The File URL ${f.detail}: ${f.url}`,
+		advice: () => 'Use the final address of the file.',
+	},
+};
+
+/** A failure, thrown where it is found; its message is its kind's summary. */
+export class EventPicsError extends Error {
+	constructor(
+		readonly kind: Kind,
+		public facts: Facts,
+	) {
+		super(WORDS[kind].summary(facts));
+		this.name = 'EventPicsError';
+	}
+}
+
+/** Longest message and description, and longest `details` (as JSON) kept from the service. */
+const MAX_TEXT = 2000;
+const MAX_DETAILS = 4000;
+
+/** A caller's own words for some kinds (the trigger's, the credential test's), and its option names. */
+export interface Voice {
+	names?: Names;
+	summary?: Partial<Record<Kind, string>>;
+	advice?: Partial<Record<Kind, string>>;
+	/** Said after the advice, whatever the kind (the trigger: nothing it saw is lost). */
+	after?: string;
+}
+
+/** The message and description of a failure in a caller's voice, the service's words cut and redacted. */
+export function wordsOf(error: EventPicsError, secret: string | undefined, voice: Voice = {}) {
+	const { kind, facts: f } = error;
+	// redacted whole, then cut: no part of a key survives a cut
+	const clean = (text: string, max: number) => capText(redact(text, secret), max);
+	const code = f.said?.code ? `${clean(f.said.code, 100)}: ` : '';
+	// what the service said, but for a refused key (its words are in the details): one voice for it
+	const said =
+		f.said?.message && kind !== 'unauthorized' ? `: ${code}${clean(f.said.message, 1000)}` : '';
+	const message = clean(`${voice.summary?.[kind] ?? error.message}${said}`, MAX_TEXT);
+	const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+	const parts = [voice.advice?.[kind] ?? WORDS[kind].advice(f, voice.names ?? {}), voice.after];
+	if (f.statusCode !== undefined) parts.push(`(${REQUEST[f.step]} answered ${f.statusCode}.)`);
+	else if (f.networkCode) parts.push(`(${REQUEST[f.step]}: network error code ${f.networkCode}.)`);
+	const refused = f.tries?.waitRefused;
+	if (refused)
+		parts.push(
+			`EventPics asked to wait ${seconds(refused.askedMs)} before the next try (Retry-After), more than the ${seconds(refused.leftMs)} left of ${voice.names?.wait ?? 'the time the node may wait between tries'}, so the node stopped at once instead of waiting.`,
+		);
+	if (f.tries && f.tries.attempts > 1)
+		parts.push(`Tried ${f.tries.attempts} times over about ${seconds(f.tries.elapsedMs)}.`);
+	parts.push(...(f.broken ?? []));
+	const description = capText(parts.filter(Boolean).join(' '), MAX_TEXT);
+	return { message, description };
+}
+
+/**
+ * Any error of an operation as the NodeApiError (an HTTP answer) or NodeOperationError n8n shows,
+ * once, at the edge. `itemIndex` only for what concerns one item: a credential problem names none.
+ */
+export function toNodeError(
+	node: INode,
+	error: unknown,
+	context: { itemIndex?: number; secret?: string; voice?: Voice } = {},
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	if (!(error instanceof EventPicsError))
+		return new NodeOperationError(node, error as Error, { itemIndex: context.itemIndex });
+	const { message, description } = wordsOf(error, context.secret, context.voice);
+	const itemIndex = error.kind === 'unauthorized' ? undefined : context.itemIndex;
+	const { statusCode, step, said } = error.facts;
+	if (statusCode === undefined)
+		return new NodeOperationError(node, message, { description, itemIndex });
+	const response: JsonObject = {
+		request: REQUEST[step],
+		statusCode,
+		code: said?.code ? capText(redact(said.code, context.secret), 100) : null,
+		message: said?.message ? capText(redact(said.message, context.secret), 1000) : null,
+		details: redactDetails(said?.details, MAX_DETAILS, context.secret) as JsonObject,
+	};
+	return new NodeApiError(node, response, {
+		message,
+		description,
+		httpCode: String(statusCode),
+		itemIndex,
+	});
+}
+
+/** "after 2 redirects", for a File URL's hop. */
+export const afterRedirects = (count: number) =>
+	count === 0 ? undefined : `after ${count} redirect${count > 1 ? 's' : ''}`;
+
+/** "3.0 MiB of 4.0 MiB had been sent": how far a transfer came. */
+export const progress = (bytes: number, size: number) =>
+	`${shownSize(bytes)} of ${shownSize(size)}`;

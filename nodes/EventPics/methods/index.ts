@@ -1,3 +1,0 @@
-export { eventPicsApiTest } from './credentialTest';
-export { searchAlbums } from './searchAlbums';
-export { searchEvents } from './searchEvents';

@@ -1,0 +1,182 @@
+import { createHash } from 'node:crypto';
+
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { Voice } from '../EventPics/helpers/errors';
+import { toNodeError } from '../EventPics/helpers/errors';
+import type { EventSummary } from '../EventPics/helpers/events';
+import {
+	albumJson,
+	cachedTitle,
+	eventJson,
+	eventNotOfKey,
+	named,
+} from '../EventPics/helpers/events';
+import type { Policy } from '../EventPics/transport/request';
+import { DEFAULT_POLICY, listEvents, readCredential } from '../EventPics/transport/request';
+
+/** What the trigger watches: the key's events, or the albums of all events or of one. */
+type Watch = { on: 'newEvent' } | { on: 'newAlbum'; linkId?: string };
+
+/** Items remembered at most (11 characters each: about 110 KB of static data), and reported per poll at most. */
+export const MAX_REMEMBERED = 10_000;
+export const MAX_PER_POLL = 100;
+/** Characters of a hash: 66 bits of SHA-256; a clash among 10,000 items is about 1 in 10^12. */
+const KEY_CHARS = 11;
+/** The static data field; a version suffix lets a later shape start over instead of misreading. */
+const FIELD = 'eventPicsTriggerV2';
+
+const hashKey = (text: string) =>
+	createHash('sha256').update(text, 'utf8').digest('base64url').slice(0, KEY_CHARS);
+
+/** The watched items in EventPics' list order, each with its identity across polls and the item it becomes. */
+function watchedItems(events: EventSummary[], watch: Watch) {
+	if (watch.on === 'newEvent')
+		return events.map((event) => ({ key: `event\u0000${event.linkId}`, json: eventJson(event) }));
+	const chosen =
+		watch.linkId === undefined ? events : events.filter((event) => event.linkId === watch.linkId);
+	return chosen.flatMap((event) =>
+		event.albums.map((album) => ({
+			key: `album\u0000${event.linkId}\u0000${album.id}`,
+			json: albumJson(album, event),
+		})),
+	);
+}
+
+/**
+ * Which items are new, and what to remember: every item seen (not only the last poll's), the oldest
+ * forgotten past MAX_REMEMBERED, so an item missing from one answer is not new when it returns. At
+ * most MAX_PER_POLL are reported per poll, the others at the next polls. Nothing is new at the first
+ * poll of a watch (what exists is recorded), when the list is empty (an answer that lost everything
+ * cannot make it all new), or when none of at least two remembered items is left among at least two
+ * listed (another account's key, or another server: recorded instead of a burst).
+ */
+export function comparePoll(
+	memory: IDataObject | undefined,
+	watch: string,
+	items: Array<{ key: string; json: IDataObject }>,
+) {
+	const byHash = new Map<string, IDataObject>();
+	for (const item of items.slice(-MAX_REMEMBERED))
+		if (!byHash.has(hashKey(item.key))) byHash.set(hashKey(item.key), item.json);
+	const valid =
+		memory?.watch === watch &&
+		typeof memory.seen === 'string' &&
+		memory.seen.length % KEY_CHARS === 0 &&
+		/^[\w-]*$/.test(memory.seen);
+	const seen = valid ? (memory.seen as string) : '';
+	const known = new Set<string>();
+	for (let at = 0; at < seen.length; at += KEY_CHARS) known.add(seen.slice(at, at + KEY_CHARS));
+	const fresh = [...byHash].filter(([hash]) => !known.has(hash));
+	const replaced = fresh.length === byHash.size && known.size >= 2 && byHash.size >= 2;
+	const reported = !valid || replaced ? [] : fresh.slice(0, MAX_PER_POLL);
+	const added = !valid || replaced ? [...byHash.keys()] : reported.map(([hash]) => hash);
+	const next = (seen + added.join('')).slice(-MAX_REMEMBERED * KEY_CHARS);
+	return { fresh: reported.map(([, json]) => json), next: { watch, seen: next } };
+}
+
+/** A poll asks once, and tries again only briefly within the time n8n gives it: the next poll comes anyway. */
+function pollPolicy(ctx: IPollFunctions): Policy {
+	const policy = {
+		...DEFAULT_POLICY,
+		maxAttempts: 3,
+		maxTotalWaitMs: 15_000,
+		baseDelayMs: 1_000,
+		maxDelayMs: 10_000,
+		timeoutMs: 30_000,
+	};
+	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
+	if (budget === undefined || !Number.isFinite(budget) || budget <= 0) return policy;
+	const maxTotalWaitMs = Math.min(policy.maxTotalWaitMs, budget / 4);
+	const timeoutMs = Math.max(
+		1_000,
+		Math.min(policy.timeoutMs, (budget - maxTotalWaitMs) / policy.maxAttempts),
+	);
+	return { ...policy, maxTotalWaitMs, timeoutMs };
+}
+
+/** The trigger's words where a failed poll needs other advice: it asks again at its next poll. */
+const VOICE: Voice = {
+	advice: {
+		unauthorized:
+			'Copy the key again from the EventPics app (open the event, then the API key management) into the EventPics credential.',
+		rateLimited: 'The trigger asks again at its next poll; if this repeats, poll less often.',
+		serverError:
+			'The trigger asks again at its next poll; if it persists, contact EventPics support.',
+		deadline:
+			'The trigger asks again at its next poll; if this repeats, check the Base URL of the credential.',
+	},
+	after:
+		'The trigger keeps what it has seen: once polls succeed again it reports only what is new, nothing twice.',
+};
+
+/** What the trigger watches, from its parameters, and the title of a picked event. */
+function readWatch(ctx: IPollFunctions): { watch: Watch; title?: string } {
+	const on = ctx.getNodeParameter('triggerOn', 'newEvent') as string;
+	if (on === 'newEvent') return { watch: { on } };
+	if (on !== 'newAlbum')
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"Trigger On" is "${on}", which is not one of its choices`,
+			{
+				description: 'Choose "New Event" or "New Album" in "Trigger On".',
+			},
+		);
+	if (ctx.getNodeParameter('albumsOf', 'all') !== 'one') return { watch: { on } };
+	const linkId = String(ctx.getNodeParameter('event', '', { extractValue: true }) ?? '').trim();
+	if (linkId === '')
+		throw new NodeOperationError(ctx.getNode(), 'No event is selected', {
+			description:
+				'Choose the event whose new albums start the workflow in the "Event" field, or set "Albums Of" to "All Events".',
+		});
+	return { watch: { on, linkId }, title: cachedTitle(ctx.getNodeParameter('event', '')) };
+}
+
+/**
+ * One poll: the key's events; in a manual test the newest watched event or album (the last in
+ * EventPics' list: it gives no creation date); otherwise those not seen before, remembered in the
+ * node's static data, written only after a successful answer.
+ */
+export async function pollEventPics(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const { watch, title } = readWatch(this);
+	const { baseUrl, apiKey } = await readCredential(this);
+	const events = await listEvents(this, baseUrl, pollPolicy(this)).catch((error: unknown) => {
+		throw toNodeError(this.getNode(), error, { secret: apiKey, voice: VOICE });
+	});
+	if (
+		watch.on === 'newAlbum' &&
+		watch.linkId !== undefined &&
+		!events.some((event) => event.linkId === watch.linkId)
+	)
+		throw new NodeOperationError(this.getNode(), eventNotOfKey(events, watch.linkId, title), {
+			description:
+				'The trigger watches the albums of this event. Pick another event in the "Event" field, or set "Albums Of" to "All Events".',
+		});
+	const items = watchedItems(events, watch);
+	if (this.getMode() === 'manual') {
+		const newest = items.at(-1);
+		if (newest) return [[{ json: newest.json }]];
+		const event = events.find(
+			(candidate) => candidate.linkId === (watch as { linkId?: string }).linkId,
+		);
+		const message =
+			watch.on === 'newEvent'
+				? 'EventPics lists no events for this API key yet'
+				: event
+					? `The event ${named(event.title, event.linkId)} has no albums yet`
+					: 'EventPics lists no albums for this API key yet';
+		throw new NodeOperationError(this.getNode(), message, {
+			description: `Create ${watch.on === 'newEvent' ? 'an event' : 'an album'} in the EventPics app, then fetch a test event again.`,
+		});
+	}
+	const credentialId = this.getNode().credentials?.eventPicsApi?.id ?? '';
+	const staticData = this.getWorkflowStaticData('node');
+	const { fresh, next } = comparePoll(
+		staticData[FIELD] as IDataObject | undefined,
+		hashKey(JSON.stringify([watch, baseUrl, credentialId])),
+		items,
+	);
+	staticData[FIELD] = next;
+	return fresh.length === 0 ? null : [fresh.map((json) => ({ json }))];
+}
