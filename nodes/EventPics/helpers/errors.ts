@@ -55,11 +55,18 @@ export interface Facts {
 	broken?: string[];
 }
 
+/** Who answers each request, and the request as a message names it. */
+const WHO: Record<Step, string> = {
+	geteventsandalbums: 'EventPics',
+	getuploadurl: 'EventPics',
+	put: 'The storage',
+	download: 'The server of the File URL',
+};
 const WHAT: Record<Step, string> = {
-	geteventsandalbums: 'the events list',
+	geteventsandalbums: 'the request for the events list',
 	getuploadurl: 'the request for an upload address',
-	put: 'the upload to the storage',
-	download: 'the download of the File URL',
+	put: 'the upload',
+	download: 'the download',
 };
 /** The request as the description names it: "GET /geteventsandalbums". */
 const REQUEST: Record<Step, string> = {
@@ -115,48 +122,51 @@ const WORDS: Record<
 			'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it.',
 	},
 	badRequest: {
-		summary: (f) => `EventPics refused ${WHAT[f.step]} (400)`,
+		summary: (f) => `${WHO[f.step]} refused ${WHAT[f.step]} (400)`,
 		advice: () => 'Check the event, album, file name and Taken At of this item.',
 	},
 	rateLimited: {
-		summary: (f) => `EventPics limited the request rate of this key (429) for ${WHAT[f.step]}`,
+		summary: (f) => `${WHO[f.step]} limited the request rate of this key (429)`,
 		advice: (_, n) => `Run the workflow again later${n.rate ? `, or ${n.rate}` : ''}.`,
 	},
 	serverError: {
-		summary: (f) => `EventPics answered ${WHAT[f.step]} with a server error (${f.statusCode})`,
+		summary: (f) => `${WHO[f.step]} answered ${WHAT[f.step]} with a server error (${f.statusCode})`,
 		advice: () => 'Run the workflow again later; if it persists, contact EventPics support.',
 	},
 	status: {
-		summary: (f) => `EventPics answered ${WHAT[f.step]} with ${f.statusCode}`,
-		advice: () =>
-			'Check the Base URL in the EventPics credential; if it is right, contact EventPics support.',
+		summary: (f) =>
+			`${WHO[f.step]} answered ${WHAT[f.step]} with ${f.statusCode}${f.url ? `: ${f.url}` : ''}`,
+		advice: (f) =>
+			f.step === 'download'
+				? 'Check that the File URL is right and that the file is reachable without logging in.'
+				: 'Check the Base URL in the EventPics credential; if it is right, contact EventPics support.',
 	},
 	redirect: {
 		summary: (f) =>
-			`EventPics answered ${WHAT[f.step]} with a redirect${f.detail ? ` to ${f.detail}` : ''} (${f.statusCode}); the node does not follow redirects of calls that carry the API key, so the key was not sent there`,
+			`${WHO[f.step]} answered ${WHAT[f.step]} with a redirect${f.detail ? ` to ${f.detail}` : ''} (${f.statusCode}); the node does not follow redirects of calls that carry the API key, so the key was not sent there`,
 		advice: () =>
 			'Check the Base URL in the EventPics credential: it must be the address of the EventPics API itself (https://api.eventpics.net), not an address that forwards elsewhere.',
 	},
 	malformed: {
-		summary: (f) => `EventPics answered ${WHAT[f.step]} without ${f.detail}`,
+		summary: (f) => `${WHO[f.step]} answered ${WHAT[f.step]} without ${f.detail}`,
 		advice: () =>
 			'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.',
 	},
 	tooLarge: {
 		summary: (f) =>
-			`EventPics answered ${WHAT[f.step]} with more than ${f.detail}, more than such an answer can be, so the node stopped reading it`,
+			`${WHO[f.step]} answered ${WHAT[f.step]} with more than ${f.detail}, more than such an answer can be, so the node stopped reading it`,
 		advice: () =>
 			'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.',
 	},
 	deadline: {
 		summary: (f) =>
-			`EventPics did not answer ${WHAT[f.step]} within ${shownDuration(f.timeoutMs ?? 0)}, so the node stopped waiting`,
+			`${WHO[f.step]} did not answer ${WHAT[f.step]} within ${shownDuration(f.timeoutMs ?? 0)}, so the node stopped waiting`,
 		advice: (_, n) =>
 			`Run the workflow again later, or check the Base URL${n.timeout ? `, or raise ${n.timeout}` : ''}.`,
 	},
 	noAnswer: {
 		summary: (f) =>
-			`${f.step === 'download' ? 'The server of the File URL' : 'EventPics'} did not answer ${WHAT[f.step]}: ${networkText(f.networkCode)}`,
+			`${WHO[f.step]} did not answer ${WHAT[f.step]}: ${networkText(f.networkCode)}${f.url ? `: ${f.url}` : ''}`,
 		advice: (f) =>
 			f.step === 'download'
 				? 'Check that the File URL is right and that its server is reachable from the machine n8n runs on.'
@@ -164,7 +174,7 @@ const WORDS: Record<
 	},
 	ssrf: {
 		summary: (f) =>
-			`n8n's SSRF protection blocked ${WHAT[f.step]}${f.url ? ` (${f.url})` : ''}: ${f.detail}`,
+			`n8n's SSRF protection blocked ${WHAT[f.step]}${f.url ? ` of ${f.url}` : ''}: ${f.detail}`,
 		advice: () =>
 			'If this address is meant to be reached (a local set-up), allow it in N8N_SSRF_ALLOWED_IP_RANGES or N8N_SSRF_ALLOWED_HOSTNAMES.',
 	},
@@ -180,14 +190,12 @@ const WORDS: Record<
 			"The storage refused the pre-signed upload address even after fresh ones were asked for. The Content-Type sent must be the one the address was signed for; check the file name's extension.",
 	},
 	stalled: {
-		summary: (f) =>
-			`${f.step === 'put' ? 'The upload to the storage' : 'The download of the File URL'} stalled: ${f.detail}`,
+		summary: (f) => `${f.step === 'put' ? 'The upload' : 'The download'} stalled: ${f.detail}`,
 		advice: (_, n) =>
 			`The connection stopped moving data. Run the workflow again${n.timeout ? `; on a network that pauses longer, raise ${n.timeout}` : ''}.`,
 	},
 	tooSlow: {
-		summary: (f) =>
-			`${f.step === 'put' ? 'The upload to the storage' : 'The download of the File URL'} was too slow: ${f.detail}`,
+		summary: (f) => `${f.step === 'put' ? 'The upload' : 'The download'} was too slow: ${f.detail}`,
 		advice: (f) =>
 			f.step === 'put'
 				? 'n8n held this file in memory (binary data mode "database"), where the node cannot see its bytes leave; see Running at scale in the package\'s docs.'
@@ -195,7 +203,7 @@ const WORDS: Record<
 	},
 	internal: {
 		summary: (f) =>
-			`The File URL${f.detail ? ` (${f.detail})` : ''} points into an internal network: ${f.url}`,
+			`The File URL${f.detail ? ` (${f.detail})` : ''} points into an internal network: ${f.url} (${f.reason})`,
 		advice: (_, n) =>
 			`The node refuses internal addresses, so that a workflow or an AI agent cannot fetch files from this machine or its network. Use a public address${n.internal ? `, or turn on ${n.internal} (only for local set-ups you trust)` : ''}.`,
 	},
@@ -205,11 +213,12 @@ const WORDS: Record<
 		advice: () => 'Set "File URL" to the http(s) address of the file.',
 	},
 	fileTooLarge: {
-		summary: (f) => `The file of the File URL is larger than Max File Size: ${f.detail}`,
+		summary: (f) =>
+			`The file of the File URL is larger than Max File Size (${f.detail}): ${f.url} ${f.reason}`,
 		advice: (_, n) => `Raise ${n.maxSize ?? 'Max File Size'} if this file is meant to be uploaded.`,
 	},
 	brokeOff: {
-		summary: (f) => `The download of the File URL broke off: ${f.detail}`,
+		summary: (f) => `The download broke off ${f.detail}`,
 		advice: () =>
 			'The server of the File URL stopped sending the file. Run the workflow again; if it persists, check that server.',
 	},

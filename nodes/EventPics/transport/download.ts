@@ -247,7 +247,8 @@ async function received(
 		new EventPicsError('fileTooLarge', {
 			step: 'download',
 			url: shownAt,
-			detail: `${shownSize(limits.maxBytes)}: ${shownAt} ${sent}`,
+			detail: shownSize(limits.maxBytes),
+			reason: sent,
 		});
 	if (length !== undefined && length > limits.maxBytes) {
 		stream.destroy();

@@ -34,8 +34,11 @@ async function main() {
 			simplify: false,
 			event: { __rl: true, mode: 'list', value: 'wedding-anna-ben' },
 			album: { __rl: true, mode: 'list', value: 'booth' },
-			takenAtMode: 'none',
-			options: { skipUploaded: { settings: { identifyBy: 'content' } }, concurrency: 4 },
+			options: {
+				skipUploaded: { settings: { identifyBy: 'content' } },
+				takenAt: { settings: { source: 'none' } },
+				concurrency: 4,
+			},
 		},
 		inputItems: names.map((name) => ({
 			json: {},

@@ -95,7 +95,7 @@ describe('Photo > Upload from n8n binary data mode "database" (queue mode defaul
 		const big = Buffer.concat([PHOTO, randomBytes(64 * 1024 * 1024)]);
 		const { items } = await runEventPics({
 			emu,
-			parameters: uploadParameters({ takenAtMode: 'none' }),
+			parameters: uploadParameters({ takenAt: { source: 'none' } }),
 			inputItems: [{ json: {}, binary: { data: store.add(big, 'big.jpg') } }],
 		});
 		expect(items[0].json).toMatchObject({
@@ -113,7 +113,7 @@ describe('Photo > Upload from n8n binary data mode "database" (queue mode defaul
 		const { allOutputs, nodeName } = await runEventPics({
 			emu,
 			onError: 'continueErrorOutput',
-			parameters: uploadParameters({ takenAtMode: 'none' }),
+			parameters: uploadParameters({ takenAt: { source: 'none' } }),
 			inputItems: [
 				{
 					json: {},

@@ -73,7 +73,7 @@ describe('Skip Files Uploaded Before after n8n was killed in the middle of a run
 		const { items, status } = await runEventPics({
 			emu,
 			parameters: uploadParameters({
-				takenAtMode: 'none',
+				takenAt: { source: 'none' },
 				options: { skipUploaded: { settings: { identifyBy: 'content' } }, concurrency: 4 },
 			}),
 			inputItems: names.map((name) => ({

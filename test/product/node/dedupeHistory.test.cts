@@ -50,7 +50,7 @@ const input = (photos: Buffer[]) =>
 		binary: { data: binaryFromBuffer(photo, { fileName: `h-${i}.jpg` }) },
 	}));
 const skipping = (options: object = {}) =>
-	uploadParameters({ takenAtMode: 'none', options: { skipUploaded: { settings: { identifyBy: 'content' } }, ...options } });
+	uploadParameters({ takenAt: { source: 'none' }, options: { skipUploaded: { settings: { identifyBy: 'content' } }, ...options } });
 
 describe('Skip Files Uploaded Before: the history in n8n store', () => {
 	let emu: Emulator;

@@ -138,8 +138,18 @@ export function maxOverlap(emu: Emulator, server: 'api' | 'storage'): number {
 	return most;
 }
 
-/** Parameters of Photo > Upload into the demo wedding's photo booth album, with `extra` on top. */
-export const uploadParameters = (extra: object = {}) => ({
+/** Options > Taken At, as the editor stores it: where the date comes from, and the fallback and value. */
+export interface TakenAt {
+	source?: 'exif' | 'value' | 'now' | 'none';
+	fallback?: 'none' | 'now' | 'value';
+	value?: unknown;
+}
+
+/**
+ * Parameters of Photo > Upload into the demo wedding's photo booth album, with `extra` on top;
+ * `takenAt` is put where the editor keeps it (Options > Taken At).
+ */
+export const uploadParameters = ({ takenAt, ...extra }: { takenAt?: TakenAt; options?: object } & Record<string, unknown> = {}) => ({
 	resource: 'photo',
 	operation: 'upload',
 	event: fromList('wedding-anna-ben'),
@@ -147,4 +157,5 @@ export const uploadParameters = (extra: object = {}) => ({
 	// the engine tests read every field of the output; Simplify (on by default) has tests of its own
 	simplify: false,
 	...extra,
+	options: { ...extra.options, ...(takenAt && { takenAt: { settings: { source: 'exif', ...takenAt } } }) },
 });

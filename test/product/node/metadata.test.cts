@@ -59,14 +59,14 @@ describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', (
 		expect(none.items[0].json).toMatchObject({ takenAt: null, takenAtSource: null });
 
 		const before = Date.now();
-		const now = await runEventPics({ emu, parameters: upload({ takenAtFallback: 'now' }), inputItems: [noExif()] });
+		const now = await runEventPics({ emu, parameters: upload({ takenAt: { fallback: 'now' } }), inputItems: [noExif()] });
 		expect(now.items[0].json.takenAtSource).toBe('now');
 		expect(now.items[0].json.takenAt).toBeGreaterThanOrEqual(before);
 		expect(now.items[0].json.takenAt).toBeLessThanOrEqual(Date.now());
 
 		const value = await runEventPics({
 			emu,
-			parameters: upload({ takenAtFallback: 'value', takenAt: '={{ $json.shot }}' }),
+			parameters: upload({ takenAt: { fallback: 'value', value: '={{ $json.shot }}' } }),
 			inputItems: [{ json: { shot: '2026-06-20T18:30:00Z' }, ...noExif() }],
 		});
 		expect(value.items[0].json).toMatchObject({ takenAt: Date.UTC(2026, 5, 20, 18, 30), takenAtSource: 'value' });
@@ -75,7 +75,7 @@ describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', (
 	it('sends nothing when told to, even for a photo with a date', async () => {
 		const { items } = await runEventPics({
 			emu,
-			parameters: upload({ takenAtMode: 'none' }),
+			parameters: upload({ takenAt: { source: 'none' } }),
 			inputItems: [{ binary: { data: binaryFromFile(corpus('jpeg-phone-all-tags.jpg')) } }],
 		});
 		expect(items[0].json).toMatchObject({ takenAt: null, takenAtSource: null });
@@ -85,7 +85,7 @@ describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', (
 	it('a corrupt EXIF block falls back instead of failing the upload; a file cut in its EXIF is not uploaded', async () => {
 		const { items } = await runEventPics({
 			emu,
-			parameters: upload({ takenAtFallback: 'now' }),
+			parameters: upload({ takenAt: { fallback: 'now' } }),
 			inputItems: ['corrupt-ifd0-offset.jpg', 'corrupt-entry-count.jpg', 'truncated-in-exif.jpg'].map((name) => ({
 				binary: { data: binaryFromFile(corpus(name)) },
 			})),

@@ -9,6 +9,7 @@ const FIELDS = [
 	'outcome',
 	'fileName',
 	'reason',
+	'error',
 	'eventTitle',
 	'albumTitle',
 	'linkId',
@@ -16,7 +17,7 @@ const FIELDS = [
 	'contentType',
 	'bytes',
 	'takenAt',
-	'takenAtIso',
+	'takenAtMs',
 	'takenAtSource',
 	'exifTag',
 	'binaryField',
@@ -28,10 +29,9 @@ const FIELDS = [
 	'attempts',
 	'uploadUrlRequests',
 	'etag',
-	'dedupeKey',
+	'historyKey',
 	'possibleDuplicate',
 	'warnings',
-	'error',
 ];
 
 const file = (fileName: string, data: Buffer) => ({
@@ -85,15 +85,16 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 			statusCode: null,
 			warnings: [],
 		});
-		expect(items[2].json.reason).toBe(items[2].json.error);
-		expect(items[2].json.reason).toMatch(/^Input item 2's file from binary field "data" is refused/);
-		expect(items[3].json.reason).toBe('Input item 3 has no binary data (expected a binary field "data")');
+		// one sentence, once: why it failed in `error` (n8n's place), `reason` for skipped files
+		expect(items[2].json.reason).toBeNull();
+		expect(items[2].json.error).toMatch(/^The file from binary field "data" is refused/);
+		expect(items[3].json.error).toBe('The item has no binary data (expected a binary field "data")');
 		// not n8n's error object: the engine would replace such an item's JSON by { error } alone
 		expect(items.map((item) => item.error)).toEqual([undefined, undefined, undefined, undefined]);
 		expect(nodeHints).toEqual([
 			{
 				message:
-					'EventPics: 1 file uploaded, 1 skipped (uploaded before), 2 failed (see "reason").',
+					'EventPics: 1 file uploaded, 1 skipped (uploaded before), 2 failed (see "error").',
 				type: 'warning',
 				location: 'outputPane',
 			},
@@ -103,7 +104,7 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 	it('counts files, not items, and names warnings', async () => {
 		const { items, nodeHints } = await runEventPics({
 			emu,
-			parameters: uploadParameters({ allBinaryFields: true }),
+			parameters: uploadParameters({ binaryPropertyName: '*' }),
 			inputItems: [
 				{
 					json: {},
@@ -121,30 +122,26 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 		]);
 	});
 
-	it('gives Taken At also as ISO 8601 in the workflow time zone, null when none is sent', async () => {
+	it('gives Taken At as ISO 8601 in the workflow time zone (and in milliseconds), null when none is sent', async () => {
 		const { items } = await runEventPics({
 			emu,
-			parameters: uploadParameters({ takenAtMode: 'value', takenAt: '={{ $json.when }}' }),
+			parameters: uploadParameters({ takenAt: { source: 'value', value: '={{ $json.when }}' } }),
 			inputItems: [
-				{ ...file('winter.jpg', mediaBytes(10)), json: { when: '2026-01-15T09:00:00Z' } },
-				{ ...file('summer.jpg', mediaBytes(10)), json: { when: '2026-07-15T09:00:00.250Z' } },
+				{ ...file('winter.jpg', mediaBytes(100)), json: { when: '2026-01-15T09:00:00Z' } },
+				{ ...file('summer.jpg', mediaBytes(100)), json: { when: '2026-07-15T09:00:00.250Z' } },
 			],
 			settings: { timezone: 'Europe/Berlin' },
 		});
-		expect(items.map((item) => [item.json.takenAt, item.json.takenAtIso])).toEqual([
+		expect(items.map((item) => [item.json.takenAtMs, item.json.takenAt])).toEqual([
 			[Date.UTC(2026, 0, 15, 9), '2026-01-15T10:00:00+01:00'],
 			[Date.UTC(2026, 6, 15, 9, 0, 0, 250), '2026-07-15T11:00:00.250+02:00'],
 		]);
 		const none = await runEventPics({
 			emu,
-			parameters: uploadParameters({ takenAtMode: 'none' }),
+			parameters: uploadParameters({ takenAt: { source: 'none' } }),
 			inputItems: [file('undated.jpg', mediaBytes(10))],
 		});
-		expect(none.items[0].json).toMatchObject({
-			takenAt: null,
-			takenAtIso: null,
-			takenAtSource: null,
-		});
+		expect(none.items[0].json).toMatchObject({ takenAt: null, takenAtMs: null, takenAtSource: null });
 	});
 
 	it('a failed URL item shows the address without its password', async () => {
@@ -171,7 +168,10 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 		const { items, nodeHints } = await runEventPics({
 			emu,
 			continueOnFail: true,
-			parameters: { ...byDefault, takenAtMode: 'value', takenAt: '2026-06-20T18:30:00Z' },
+			parameters: {
+				...byDefault,
+				options: { ...byDefault.options, takenAt: { settings: { source: 'value', value: '2026-06-20T18:30:00Z' } } },
+			},
 			inputItems: [
 				file('new.jpg', mediaBytes(3000)),
 				file('seen-again.jpg', seen),
@@ -201,20 +201,28 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 		expect(Object.keys(items[2].json)).toEqual([
 			'outcome',
 			'fileName',
+			'error',
 			'eventTitle',
 			'albumTitle',
 			'takenAt',
 			'bytes',
-			'reason',
-			'error',
 			'warnings',
 		]);
 		expect(items[2].json).toMatchObject({ outcome: 'failed', fileName: 'notes.txt', ...where });
-		expect(items[2].json.reason).toMatch(/^Input item 2's file from binary field "data" is refused/);
-		expect(emu.uploads.map((upload) => upload.fileName)).toEqual(['seen.jpg', 'new.jpg']);
+		expect(items[2].json.error).toMatch(/^The file from binary field "data" is refused/);
+		// a field keeps its name and type in both outputs
+		const full = await runEventPics({
+			emu,
+			parameters: { ...skipping, options: { ...skipping.options, takenAt: { settings: { source: 'value', value: '2026-06-20T18:30:00Z' } } } },
+			inputItems: [file('another.jpg', mediaBytes(3000))],
+			settings: { timezone: 'UTC' },
+		});
+		for (const field of ['outcome', 'fileName', 'eventTitle', 'albumTitle', 'takenAt', 'bytes', 'warnings'])
+			expect([field, typeof full.items[0].json[field]]).toEqual([field, typeof items[0].json[field]]);
+		expect(emu.uploads.map((upload) => upload.fileName)).toEqual(['seen.jpg', 'new.jpg', 'another.jpg']);
 		// the hint counts what the full output counts
 		expect(nodeHints[0].message).toBe(
-			'EventPics: 1 file uploaded, 1 skipped (uploaded before), 1 failed (see "reason").',
+			'EventPics: 1 file uploaded, 1 skipped (uploaded before), 1 failed (see "error").',
 		);
 	});
 });

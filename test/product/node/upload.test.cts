@@ -27,7 +27,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const photo = mediaBytes(50_000); // a JPEG's first bytes, then random ones
 		const { items, status, nodeHints } = await runEventPics({
 			emu,
-			parameters: upload({ takenAtMode: 'value', takenAt: '2026-06-20T18:30:00+02:00' }),
+			parameters: upload({ takenAt: { source: 'value', value: '2026-06-20T18:30:00+02:00' } }),
 			inputItems: [{ json: {}, binary: { data: binaryFromBuffer(photo, { fileName: 'booth-0001.jpg', mimeType: 'image/jpeg' }) } }],
 		});
 		expect(status).toBe('success');
@@ -43,9 +43,9 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 			fileName: 'booth-0001.jpg',
 			contentType: 'image/jpeg',
 			bytes: 50_000,
-			takenAt: Date.UTC(2026, 5, 20, 16, 30),
+			takenAtMs: Date.UTC(2026, 5, 20, 16, 30),
 			// in the workflow's time zone: n8n's default (GENERIC_TIMEZONE America/New_York) here
-			takenAtIso: '2026-06-20T12:30:00-04:00',
+			takenAt: '2026-06-20T12:30:00-04:00',
 			takenAtSource: 'value',
 			exifTag: null,
 			binaryField: 'data',
@@ -57,7 +57,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 			attempts: 1,
 			uploadUrlRequests: 1,
 			etag: emu.uploads[0].etag,
-			dedupeKey: null,
+			historyKey: null,
 			possibleDuplicate: false,
 			warnings: [],
 			error: null,
@@ -157,7 +157,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 	it('reads Taken At as epoch seconds, epoch milliseconds and local ISO in the workflow zone', async () => {
 		const { items } = await runEventPics({
 			emu,
-			parameters: upload({ takenAtMode: 'value', takenAt: '={{ $json.when }}' }),
+			parameters: upload({ takenAt: { source: 'value', value: '={{ $json.when }}' } }),
 			inputItems: [
 				{ json: { when: 1750437000 }, binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'a.jpg' }) } },
 				{ json: { when: 1750437000123 }, binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'b.jpg' }) } },
@@ -167,9 +167,9 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 			settings: { timezone: 'Asia/Tokyo' },
 		});
 		const expected = [1750437000000, 1750437000123, Date.UTC(2025, 5, 20, 9, 30), Date.UTC(2025, 5, 20, 18, 30)];
-		expect(items.map((item) => item.json.takenAt)).toEqual(expected);
+		expect(items.map((item) => item.json.takenAtMs)).toEqual(expected);
 		// the same instants as ISO 8601 in the workflow's zone, with its offset
-		expect(items.map((item) => item.json.takenAtIso)).toEqual([
+		expect(items.map((item) => item.json.takenAt)).toEqual([
 			'2025-06-21T01:30:00+09:00',
 			'2025-06-21T01:30:00.123+09:00',
 			'2025-06-20T18:30:00+09:00',

@@ -175,7 +175,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 	it('an unreadable Taken At names the item and the accepted forms', async () => {
 		const { nodeError } = await runEventPics({
 			emu,
-			parameters: upload({ takenAtMode: 'value', takenAt: 'last friday' }),
+			parameters: upload({ takenAt: { source: 'value', value: 'last friday' } }),
 			inputItems: [photo()],
 		});
 		expect(nodeError?.message).toBe(

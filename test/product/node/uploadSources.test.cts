@@ -100,7 +100,7 @@ describe('Photo > Upload: several files per item', () => {
 			inputItems: [item()],
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0 has no binary field "__proto__" (it has: data, photo2, clip)',
+			'The item has no binary field "__proto__" (it has: data, photo2, clip)',
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});
@@ -112,7 +112,7 @@ describe('Photo > Upload: several files per item', () => {
 			inputItems: [item()],
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0 has no binary field "nope" (it has: data, photo2, clip)',
+			'The item has no binary field "nope" (it has: data, photo2, clip)',
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});
@@ -126,7 +126,7 @@ describe('Photo > Upload: several files per item', () => {
 			parameters: upload({ binaryPropertyName: 'data' }),
 			inputItems: [good('0.jpg'), good('1.jpg'), { json: {} }, good('3.jpg')],
 		});
-		expect(nodeError?.message).toBe('Input item 2 has no binary data (expected a binary field "data")');
+		expect(nodeError?.message).toBe('The item has no binary data (expected a binary field "data")');
 		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual(['0.jpg', '1.jpg']);
 	});
 });
@@ -243,7 +243,7 @@ describe('Photo > Upload from a URL', () => {
 			parameters: fromUrl({ fileUrl: 'file:///etc/passwd' }),
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0 has a File URL that is not http(s): "file:///etc/passwd"',
+			'The File URL is not an http(s) address: file:///etc/passwd',
 		);
 		expect(emu.requests.filter((r) => r.url.startsWith('/getuploadurl'))).toHaveLength(0);
 	});
@@ -280,7 +280,7 @@ describe('Photo > Upload from a URL: one download per file', () => {
 
 	it.each([
 		['default settings (EXIF on)', '/booth.jpg', {}, {}],
-		['Taken At not sent', '/booth.jpg', {}, { takenAtMode: 'none' }],
+		['Taken At not sent', '/booth.jpg', {}, { takenAt: { source: 'none' } }],
 		['Skip Files Uploaded Before', '/booth.jpg', { skipUploaded: { settings: { identifyBy: 'content' } } }, {}],
 		['Skip Files Uploaded Before, no Content-Length', '/chunked.jpg', { skipUploaded: { settings: { identifyBy: 'content' } } }, {}],
 	])('fetches the file exactly once: %s', async (_name, path, options, extra) => {

@@ -73,7 +73,7 @@ describe('security: names and values are what they look like', () => {
 	])('Taken At %s is refused, naming the item and the field', async (takenAt, reason) => {
 		const result = await runEventPics({
 			emu,
-			parameters: uploadParameters({ takenAtMode: 'value', takenAt }),
+			parameters: uploadParameters({ takenAt: { source: 'value', value: takenAt } }),
 			inputItems: [named('t.jpg')],
 		});
 		expect(result.nodeError?.message).toContain('Taken At Value of item 0 cannot be read: ');
@@ -85,7 +85,7 @@ describe('security: names and values are what they look like', () => {
 		const ahead = Date.now() + 30 * 24 * 3600 * 1000;
 		const result = await runEventPics({
 			emu,
-			parameters: uploadParameters({ takenAtMode: 'value', takenAt: String(ahead) }),
+			parameters: uploadParameters({ takenAt: { source: 'value', value: String(ahead) } }),
 			inputItems: [named('t.jpg')],
 		});
 		expect(result.items[0].json).toMatchObject({ takenAt: ahead, takenAtSource: 'value' });

@@ -52,8 +52,11 @@ function workflow(folder) {
 			simplify: false,
 			event: { __rl: true, mode: 'id', value: 'wedding-anna-ben' },
 			album: { __rl: true, mode: 'id', value: 'booth' },
-			takenAtMode: 'none',
-			options: { skipUploaded: { settings: { identifyBy: 'content' } }, concurrency: 4 },
+			options: {
+				skipUploaded: { settings: { identifyBy: 'content' } },
+				concurrency: 4,
+				takenAt: { settings: { source: 'none' } },
+			},
 		},
 		credentials: { eventPicsApi: CREDENTIAL },
 	};

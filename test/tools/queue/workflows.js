@@ -76,9 +76,14 @@ const BATCH = webhookUploadWorkflow({
 	id: 'epQueueBatch0001',
 	path: 'queue-batch',
 	uploadParameters: {
-		allBinaryFields: true,
-		takenAtMode: 'none',
-		options: { concurrency: 4, skipUploaded: { settings: { identifyBy: 'content' } }, maxAttempts: 8, maxTotalWaitSeconds: 300 },
+		binaryPropertyName: '*',
+		options: {
+			concurrency: 4,
+			skipUploaded: { settings: { identifyBy: 'content' } },
+			maxAttempts: 8,
+			maxTotalWaitSeconds: 300,
+			takenAt: { settings: { source: 'none' } },
+		},
 	},
 });
 
@@ -87,9 +92,8 @@ const LARGE = webhookUploadWorkflow({
 	id: 'epQueueLarge0001',
 	path: 'queue-large',
 	uploadParameters: {
-		allBinaryFields: true,
-		takenAtMode: 'none',
-		options: { concurrency: 1 },
+		binaryPropertyName: '*',
+		options: { concurrency: 1, takenAt: { settings: { source: 'none' } } },
 	},
 });
 
@@ -100,8 +104,7 @@ const FROM_URL = webhookUploadWorkflow({
 	uploadParameters: {
 		source: 'url',
 		fileUrl: '={{ $json.body.url }}',
-		takenAtMode: 'none',
-		options: { concurrency: 1, maxAttempts: 1 },
+		options: { concurrency: 1, maxAttempts: 1, takenAt: { settings: { source: 'none' } } },
 	},
 });
 
