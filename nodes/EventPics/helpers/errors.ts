@@ -264,8 +264,8 @@ export function wordsOf(error: EventPicsError, secret: string | undefined, voice
 	const message = clean(`${voice.summary?.[kind] ?? error.message}${said}`, MAX_TEXT);
 	const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 	const parts = [voice.advice?.[kind] ?? WORDS[kind].advice(f, voice.names ?? {}), voice.after];
-	if (f.statusCode !== undefined) parts.push(`(${REQUEST[f.step]} answered ${f.statusCode}.)`);
-	else if (f.networkCode) parts.push(`(${REQUEST[f.step]}: network error code ${f.networkCode}.)`);
+	// an answer's request is in the error's details; a network error has none
+	if (f.statusCode === undefined && f.networkCode) parts.push(`(${REQUEST[f.step]}: network error code ${f.networkCode}.)`);
 	const refused = f.tries?.waitRefused;
 	if (refused)
 		parts.push(

@@ -200,7 +200,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const input = [{ binary: { data: binaryFromBuffer('x', { fileName: 'scan.zzz', mimeType: 'application/octet-stream' }) } }];
 		const refused = await runEventPics({ emu, parameters: upload(), inputItems: input });
 		expect(refused.nodeError?.message).toBe(
-			'Cannot tell the media type of item 0\'s file: the extension ".zzz" of "scan.zzz" has no known media type',
+			'Cannot tell the media type of the file: the extension ".zzz" of "scan.zzz" has no known media type',
 		);
 		expect(emu.uploads).toHaveLength(0);
 		const { items } = await runEventPics({ emu, parameters: upload({ options: { fileTypes: 'unknown' } }), inputItems: input });

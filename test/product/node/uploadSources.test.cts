@@ -50,10 +50,10 @@ describe('Photo > Upload: several files per item', () => {
 		expect(emu.uploads).toHaveLength(4);
 	});
 
-	it('uploads every binary field when asked to', async () => {
+	it('uploads every binary field when Input Binary Field is *', async () => {
 		const { items } = await runEventPics({
 			emu,
-			parameters: upload({ allBinaryFields: true }),
+			parameters: upload({ binaryPropertyName: ' * ' }),
 			inputItems: [item()],
 		});
 		expect(items.map((i) => i.json.binaryField)).toEqual(['data', 'photo2', 'clip']);
@@ -64,31 +64,15 @@ describe('Photo > Upload: several files per item', () => {
 		]);
 	});
 
-	it('Upload All Binary Fields set to the text "false" by an expression stays off; other text is an error naming the field', async () => {
-		const off = await runEventPics({
+	it('* on an item without binary data is an error naming the field and the fix', async () => {
+		const { nodeError } = await runEventPics({
 			emu,
-			parameters: upload({ allBinaryFields: '={{ "false" }}' }),
-			inputItems: [item()],
+			parameters: upload({ binaryPropertyName: '*' }),
+			inputItems: [{ json: {} }],
 		});
-		expect(off.nodeError?.message).toBeUndefined();
-		expect(off.items.map((i) => i.json.binaryField)).toEqual(['data']);
-		const on = await runEventPics({
-			emu,
-			parameters: upload({ allBinaryFields: '={{ "true" }}' }),
-			inputItems: [item()],
-		});
-		expect(on.items.map((i) => i.json.binaryField)).toEqual(['data', 'photo2', 'clip']);
-		emu.reset();
-		const bad = await runEventPics({
-			emu,
-			parameters: upload({ allBinaryFields: '={{ "yes please" }}' }),
-			inputItems: [item()],
-		});
-		expect(bad.nodeError?.message).toBe(
-			'"Upload All Binary Fields" of item 0 must be true or false, not "yes please"',
-		);
-		expect(bad.nodeError?.description).toBe(
-			'Turn "Upload All Binary Fields" on or off; when it is an expression, make it give true or false.',
+		expect(nodeError?.message).toBe('The item has no binary data');
+		expect(nodeError?.description).toBe(
+			'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});
@@ -230,7 +214,7 @@ describe('Photo > Upload from a URL', () => {
 			parameters: fromUrl({ fileUrl: `${filesUrl}/missing.jpg` }),
 		});
 		expect(nodeError?.message).toBe(
-			`Input item 0 could not download "${filesUrl}/missing.jpg": its server answered 404`,
+			`The server of the File URL answered the download with 404: ${filesUrl}/missing.jpg`,
 		);
 		expect(nodeError?.description).toBe(
 			'Check that the File URL is right and that the file is reachable without logging in.',
@@ -242,9 +226,7 @@ describe('Photo > Upload from a URL', () => {
 			emu,
 			parameters: fromUrl({ fileUrl: 'file:///etc/passwd' }),
 		});
-		expect(nodeError?.message).toBe(
-			'The File URL is not an http(s) address: file:///etc/passwd',
-		);
+		expect(nodeError?.message).toBe('The File URL is not an http(s) address: file:///etc/passwd');
 		expect(emu.requests.filter((r) => r.url.startsWith('/getuploadurl'))).toHaveLength(0);
 	});
 });
@@ -281,8 +263,18 @@ describe('Photo > Upload from a URL: one download per file', () => {
 	it.each([
 		['default settings (EXIF on)', '/booth.jpg', {}, {}],
 		['Taken At not sent', '/booth.jpg', {}, { takenAt: { source: 'none' } }],
-		['Skip Files Uploaded Before', '/booth.jpg', { skipUploaded: { settings: { identifyBy: 'content' } } }, {}],
-		['Skip Files Uploaded Before, no Content-Length', '/chunked.jpg', { skipUploaded: { settings: { identifyBy: 'content' } } }, {}],
+		[
+			'Skip Files Uploaded Before',
+			'/booth.jpg',
+			{ skipUploaded: { settings: { identifyBy: 'content' } } },
+			{},
+		],
+		[
+			'Skip Files Uploaded Before, no Content-Length',
+			'/chunked.jpg',
+			{ skipUploaded: { settings: { identifyBy: 'content' } } },
+			{},
+		],
 	])('fetches the file exactly once: %s', async (_name, path, options, extra) => {
 		const { items } = await runEventPics({ emu, parameters: fromUrl(path, options, extra) });
 		expect(items[0].json).toMatchObject({ statusCode: 200, bytes: booth.length });
@@ -297,7 +289,7 @@ describe('Photo > Upload from a URL: one download per file', () => {
 		});
 		expect(items[0].json).toMatchObject({
 			takenAtSource: 'exif',
-			dedupeKey: `wedding-anna-ben/booth/sha256:${sha256(booth)}`,
+			historyKey: `wedding-anna-ben/booth/sha256:${sha256(booth)}`,
 		});
 		expect(host.gets('/booth.jpg')).toBe(1);
 	});
@@ -321,7 +313,7 @@ describe('Photo > Upload from a URL: one download per file', () => {
 		host.route('/empty.jpg', serve.file(Buffer.alloc(0), 'image/jpeg'));
 		const { nodeError } = await runEventPics({ emu, parameters: fromUrl('/empty.jpg') });
 		expect(nodeError?.message).toBe(
-			`Input item 0 has a File URL whose file is empty (0 bytes): "${host.url}/empty.jpg"`,
+			`The file of the File URL is empty (0 bytes): ${host.url}/empty.jpg`,
 		);
 		expect(nodeError?.description).toBe('Check the File URL: an empty file cannot be uploaded.');
 		expect(emu.requests.filter((r) => r.url.startsWith('/getuploadurl'))).toHaveLength(0);
@@ -356,10 +348,13 @@ describe('Photo > Upload: skip files uploaded before', () => {
 		}));
 
 	it('uploads new files once; a later run reports them as skipped, even renamed', async () => {
-		const parameters = upload({ binaryPropertyName: 'data', options: { skipUploaded: { settings: { identifyBy: 'content' } } } });
+		const parameters = upload({
+			binaryPropertyName: 'data',
+			options: { skipUploaded: { settings: { identifyBy: 'content' } } },
+		});
 		const first = await runEventPics({ emu, parameters, inputItems: input() });
 		expect(first.items.map((i) => i.json.outcome)).toEqual(['uploaded', 'uploaded']);
-		expect(first.items[0].json.dedupeKey).toBe(
+		expect(first.items[0].json.historyKey).toBe(
 			`wedding-anna-ben/booth/sha256:${sha256(photos[0])}`,
 		);
 		const second = await runEventPics({
@@ -385,7 +380,10 @@ describe('Photo > Upload: skip files uploaded before', () => {
 		});
 		const other = await runEventPics({
 			emu,
-			parameters: upload({ album: fromList('ceremony'), options: { skipUploaded: { settings: { identifyBy: 'content' } } } }),
+			parameters: upload({
+				album: fromList('ceremony'),
+				options: { skipUploaded: { settings: { identifyBy: 'content' } } },
+			}),
 			inputItems: input(),
 		});
 		expect(other.items.map((i) => i.json.outcome)).toEqual(['uploaded', 'uploaded']);
@@ -394,7 +392,9 @@ describe('Photo > Upload: skip files uploaded before', () => {
 
 	it('does not remember a file whose upload failed, so the next run uploads it', async () => {
 		emu.addFault({ endpoint: 'put', kind: 'status', status: 400, times: 1 });
-		const parameters = upload({ options: { skipUploaded: { settings: { identifyBy: 'content' } } } });
+		const parameters = upload({
+			options: { skipUploaded: { settings: { identifyBy: 'content' } } },
+		});
 		const failed = await runEventPics({
 			emu,
 			continueOnFail: true,
@@ -402,14 +402,16 @@ describe('Photo > Upload: skip files uploaded before', () => {
 			inputItems: input(['a.jpg']),
 		});
 		expect(failed.items[0].json).toMatchObject({ outcome: 'failed', fileName: 'a.jpg' });
-		expect(failed.items[0].json.error).toMatch(/answered 400/);
+		expect(failed.items[0].json.error).toMatch(/^The storage refused the upload \(400\)/);
 		const retried = await runEventPics({ emu, parameters, inputItems: input(['a.jpg']) });
 		expect(retried.items[0].json).toMatchObject({ outcome: 'uploaded', statusCode: 200 });
 		expect(emu.uploads).toHaveLength(1);
 	});
 
-	it('uses a custom Duplicate Key when given', async () => {
-		const parameters = upload({ options: { skipUploaded: { settings: { identifyBy: 'fileId', fileId: '={{ $json.id }}' } } } });
+	it('skips by File ID when given, whatever the bytes', async () => {
+		const parameters = upload({
+			options: { skipUploaded: { settings: { identifyBy: 'fileId', fileId: '={{ $json.id }}' } } },
+		});
 		await runEventPics({ emu, parameters, inputItems: input() });
 		// new bytes, same ids: skipped by key
 		const changed = [0, 1].map((index) => ({
@@ -417,7 +419,7 @@ describe('Photo > Upload: skip files uploaded before', () => {
 			binary: { data: binaryFromBuffer(mediaBytes(50), { fileName: 'x.jpg' }) },
 		}));
 		const second = await runEventPics({ emu, parameters, inputItems: changed });
-		expect(second.items.map((i) => [i.json.outcome, i.json.dedupeKey])).toEqual([
+		expect(second.items.map((i) => [i.json.outcome, i.json.historyKey])).toEqual([
 			['skipped', 'wedding-anna-ben/booth/key:file-0'],
 			['skipped', 'wedding-anna-ben/booth/key:file-1'],
 		]);
@@ -429,7 +431,9 @@ describe('Photo > Upload: skip files uploaded before', () => {
 		}));
 		const { items } = await runEventPics({
 			emu,
-			parameters: upload({ options: { skipUploaded: { settings: { identifyBy: 'content' } }, concurrency: 1 } }),
+			parameters: upload({
+				options: { skipUploaded: { settings: { identifyBy: 'content' } }, concurrency: 1 },
+			}),
 			inputItems: same,
 		});
 		expect(items.map((i) => i.json.outcome)).toEqual(['uploaded', 'skipped']);

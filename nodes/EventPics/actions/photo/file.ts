@@ -112,29 +112,30 @@ async function readOnce(body: Body, hashed: boolean) {
 	return { head, whole: check.verdict(head), hash: hash?.digest('hex') };
 }
 
+/** A binary field of the item, or the error naming the fields it has: own fields only ("__proto__" names no file). */
+export function itemBinary(ctx: IExecuteFunctions, itemIndex: number, field: string): IBinaryData {
+	const binaries = ctx.getInputData()[itemIndex]?.binary ?? {};
+	const binary = Object.hasOwn(binaries, field) ? binaries[field] : undefined;
+	if (binary) return binary;
+	const present = Object.keys(binaries);
+	const message = present.length
+		? `The item has no binary field "${shown(field)}" (it has: ${shown(present.join(', '))})`
+		: `The item has no binary data (expected a binary field "${shown(field)}")`;
+	throw refuse(
+		ctx,
+		itemIndex,
+		message,
+		'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
+	);
+}
+
 /** A binary field of the item: its stored file, checked to be there, readable and not empty. */
 async function binaryFile(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	field: string,
 ): Promise<Source> {
-	const binaries = ctx.getInputData()[itemIndex]?.binary ?? {};
-	// own fields only: "__proto__" or "constructor" name no file
-	const binary: IBinaryData | undefined = Object.hasOwn(binaries, field)
-		? binaries[field]
-		: undefined;
-	if (!binary) {
-		const present = Object.keys(binaries);
-		const message = present.length
-			? `The item has no binary field "${shown(field)}" (it has: ${shown(present.join(', '))})`
-			: `The item has no binary data (expected a binary field "${shown(field)}")`;
-		throw refuse(
-			ctx,
-			itemIndex,
-			message,
-			'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
-		);
-	}
+	const binary = itemBinary(ctx, itemIndex, field);
 	if (!binary.id) {
 		const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, field);
 		return {

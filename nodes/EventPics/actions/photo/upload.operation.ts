@@ -22,7 +22,7 @@ import { concurrencyOf, NUMBER_RULES, readUploadOptions } from '../options';
 import type { FileDetails } from '../output';
 import { failedOutput, fileOutput, outcomeHint, simplified } from '../output';
 import type { Decided, FileJob } from './file';
-import { decideFile } from './file';
+import { decideFile, itemBinary } from './file';
 import { historyKey, RunHistory } from './history';
 
 export const option = {
@@ -357,6 +357,7 @@ function itemJobs(
 				itemIndex,
 			},
 		);
+	for (const field of names) itemBinary(ctx, itemIndex, field);
 	return names.map((field) => ({
 		...base,
 		from: { field },
