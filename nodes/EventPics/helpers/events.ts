@@ -107,9 +107,12 @@ export function named(title: string | undefined, id: string): string {
 		: `"${cleanTitle}" (${shownId})`;
 }
 
-/** `"A" (a), "B" (b) and 3 more`, at most ten named. */
+/** How many entries a message names before "and N more". */
+export const MAX_LISTED = 10;
+
+/** `"A" (a), "B" (b) and 3 more`, at most MAX_LISTED named. */
 export function namedList(entries: Array<{ title: string; id: string }>): string {
-	const listed = entries.slice(0, 10).map((entry) => named(entry.title, entry.id));
+	const listed = entries.slice(0, MAX_LISTED).map((entry) => named(entry.title, entry.id));
 	const rest = entries.length - listed.length;
 	return rest > 0 ? `${listed.join(', ')} and ${rest} more` : listed.join(', ');
 }

@@ -117,7 +117,7 @@ describe('EventPics Tool: what an AI agent is offered, as added', () => {
 		expect(byName.Upload_a_photo).toEqual({
 			name: 'Upload_a_photo',
 			description:
-				"Uploads a photo or video from a public http(s) address into an EventPics event album. Pass the event's linkId, the album id (empty for none) and the file's address as fileUrl. Answers with outcome (uploaded, skipped or failed), fileName, bytes, eventTitle and albumTitle.",
+				"Uploads a photo or video from a public http(s) address into an EventPics event album. Pass the event's linkId, the album id (empty for none) and the file's address as fileUrl. Answers with outcome (uploaded, skipped, incomplete or failed), fileName, bytes, eventTitle and albumTitle.",
 			parameters: expect.objectContaining({
 				type: 'object',
 				properties: {

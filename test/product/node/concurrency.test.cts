@@ -1,7 +1,14 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, fromList, maxOverlap, mediaBytes, runEventPics, startEmulator } from './fixture.cts';
+import {
+	binaryFromBuffer,
+	fromList,
+	maxOverlap,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+} from './fixture.cts';
 
 const upload = (options: INodeParameters) => ({
 	resource: 'photo',

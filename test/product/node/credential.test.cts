@@ -1,5 +1,11 @@
 import type { Emulator } from './fixture.cts';
-import { credentialTypes, NODE_TYPE, nodeTypes, startEmulator, testCredential } from './fixture.cts';
+import {
+	credentialTypes,
+	NODE_TYPE,
+	nodeTypes,
+	startEmulator,
+	testCredential,
+} from './fixture.cts';
 
 describe('EventPics API credential: Test connection', () => {
 	let emu: Emulator;
@@ -21,14 +27,16 @@ describe('EventPics API credential: Test connection', () => {
 	});
 
 	it('tolerates a trailing slash in the Base URL', async () => {
-		expect(await test({ apiKey: emu.apiKey, baseUrl: `${emu.baseUrl}/` })).toMatchObject({ status: 'OK' });
+		expect(await test({ apiKey: emu.apiKey, baseUrl: `${emu.baseUrl}/` })).toMatchObject({
+			status: 'OK',
+		});
 	});
 
 	it('says clearly that a bad key was refused', async () => {
 		expect(await test({ apiKey: 'ep_wrong_key', baseUrl: emu.baseUrl })).toEqual({
 			status: 'Error',
 			message:
-				'EventPics refused the API key (401). Copy the key again from the EventPics app (open the event, then the API key management) and paste it without spaces.',
+				'EventPics refused the API key of the credential (401). Copy the key again from the EventPics app (open the event, then the API key management) and paste it without spaces.',
 		});
 	});
 
@@ -77,7 +85,9 @@ describe('EventPics API credential: Test connection', () => {
 	it('the credential type has no declarative test: the node tests it (testedBy), which n8n and its editor accept', () => {
 		expect((credentialTypes.eventPicsApi as { test?: unknown }).test).toBeUndefined();
 		const declared = nodeTypes[NODE_TYPE].description.credentials;
-		expect(declared).toEqual([{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' }]);
+		expect(declared).toEqual([
+			{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' },
+		]);
 		expect(typeof nodeTypes[NODE_TYPE].methods.credentialTest.eventPicsApiTest).toBe('function');
 	});
 

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 
 import type { IBinaryData } from 'n8n-workflow';
 
-import { DATABASE_READ_LIMIT_BYTES } from '../../../nodes/EventPics/helpers/binaryMode';
+import { DATABASE_READ_LIMIT } from '../../../nodes/EventPics/actions/photo/file';
 import type { Emulator } from './fixture.cts';
 import { runEventPics, startEmulator, uploadParameters } from './fixture.cts';
 
@@ -77,7 +77,9 @@ describe('Photo > Upload from n8n binary data mode "database" (queue mode defaul
 	it('reads the file from the database once for EXIF, content hash and PUT, and says it was buffered', async () => {
 		const { items, status } = await runEventPics({
 			emu,
-			parameters: uploadParameters({ options: { skipUploaded: { settings: { identifyBy: 'content' } } } }),
+			parameters: uploadParameters({
+				options: { skipUploaded: { settings: { identifyBy: 'content' } } },
+			}),
 			inputItems: [{ json: {}, binary: { data: store.add(PHOTO, 'booth-0001.jpg') } }],
 		});
 		expect(status).toBe('success');
@@ -117,7 +119,7 @@ describe('Photo > Upload from n8n binary data mode "database" (queue mode defaul
 			inputItems: [
 				{
 					json: {},
-					binary: { data: store.add(undefined, 'huge.mp4', DATABASE_READ_LIMIT_BYTES + 1) },
+					binary: { data: store.add(undefined, 'huge.mp4', DATABASE_READ_LIMIT + 1) },
 				},
 				{ json: {}, binary: { data: store.add(PHOTO, 'booth-0001.jpg') } },
 			],
@@ -125,7 +127,7 @@ describe('Photo > Upload from n8n binary data mode "database" (queue mode defaul
 		const [uploaded, failed] = allOutputs[nodeName];
 		expect(failed[0].json).toEqual({
 			error:
-				'The file in binary field "data" of item 0 (256 MiB) is too large to read from n8n\'s database',
+				'The file in binary field "data" (256 MiB) is too large to read from n8n\'s database',
 		});
 		expect((failed[0].error as unknown as { description: string }).description).toMatch(
 			/^n8n keeps binary data in its database \(binary data mode "database", the default in queue mode\) and cannot read a file over 256 MiB back from Postgres/,

@@ -1,7 +1,7 @@
 import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
-import { MAX_LISTED, namedList } from '../../../nodes/EventPics/helpers/naming';
+import { MAX_LISTED, namedList } from '../../../nodes/EventPics/helpers/events';
 import { createNodeTypes } from '../../tools/engine/node-types';
 import type { Emulator } from './fixture.cts';
 import {
@@ -63,9 +63,10 @@ describe('the node and credential as the editor shows them', () => {
 		expect(upload.description).toMatch(/URL/);
 	});
 
-	it('Input Binary Field: the hint shows the comma-separated form and the tooltip does not repeat it', () => {
+	it('Input Binary Field: the hint shows the comma-separated form and * for all, and the tooltip does not repeat it', () => {
 		const field = description.properties.find((p) => p.name === 'binaryPropertyName')!;
 		expect(field.hint).toContain('data, photo2');
+		expect(field.hint).toMatch(/: \*$/);
 		expect(field.description).not.toContain('data, photo2');
 	});
 
@@ -96,7 +97,9 @@ describe('the node and credential as the editor shows them', () => {
 			for (const property of properties) {
 				const name = `${path}${property.displayName}`;
 				if (property.description) tooltips.push([name, property.description]);
-				for (const option of (property.options ?? []) as unknown as Array<Record<string, unknown>>) {
+				for (const option of (property.options ?? []) as unknown as Array<
+					Record<string, unknown>
+				>) {
 					if (typeof option.description === 'string')
 						tooltips.push([`${name} > ${String(option.name)}`, option.description]);
 				}

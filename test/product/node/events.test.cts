@@ -9,7 +9,11 @@ describe('Event and Album operations in the real engine', () => {
 
 	it('Event > Get Many with Return All lists 150,000 events (3 MB, under the 4 MiB the node reads)', async () => {
 		const events = Array.from({ length: 150_000 }, (_, i) => ({ linkId: String(100_000 + i) }));
-		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'badJson', body: JSON.stringify({ events }) });
+		emu.addFault({
+			endpoint: 'geteventsandalbums',
+			kind: 'badJson',
+			body: JSON.stringify({ events }),
+		});
 		const { items, status, nodeError } = await runEventPics({
 			emu,
 			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
@@ -17,7 +21,12 @@ describe('Event and Album operations in the real engine', () => {
 		expect(nodeError?.message).toBeUndefined();
 		expect(status).toBe('success');
 		expect(items).toHaveLength(150_000);
-		expect(items[149_999].json).toEqual({ linkId: '249999', title: '249999', albumCount: 0, albums: [] });
+		expect(items[149_999].json).toEqual({
+			linkId: '249999',
+			title: '249999',
+			albumCount: 0,
+			albums: [],
+		});
 	});
 
 	it("Event > Get Many lists the key's events with their albums, both id spellings read as id", async () => {
@@ -162,19 +171,24 @@ describe('Event and Album operations in the real engine', () => {
 		expect(emu.requests.filter((r) => r.server === 'api')).toHaveLength(1);
 	});
 
-	it("a bad key gives a NodeApiError with the service's code and message", async () => {
+	it("a bad key gives a NodeApiError in the credential's words, naming no item; the service's code and message in its details", async () => {
 		const { nodeError } = await runEventPics({
 			emu,
 			apiKey: 'ep_not_a_key',
 			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
 		});
 		expect(nodeError?.httpCode).toBe('401');
-		expect(nodeError?.message).toMatch(
-			/^Listing the events \(GET \/geteventsandalbums\) answered 401: \S+: .+/,
-		);
+		expect(nodeError?.message).toBe('EventPics refused the API key of the credential (401)');
 		expect(nodeError?.description).toBe(
-			'Check the API key in the EventPics credential: copy it again from the EventPics app (open the event, then the API key management).',
+			'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it.',
 		);
+		expect(nodeError?.context.itemIndex).toBeUndefined();
+		expect((nodeError as unknown as { errorResponse: object }).errorResponse).toMatchObject({
+			request: 'GET /geteventsandalbums',
+			statusCode: 401,
+			code: expect.stringMatching(/\S/),
+			message: expect.stringMatching(/\S/),
+		});
 	});
 
 	it('refuses a plain-http Base URL to another host before sending anything', async () => {

@@ -97,7 +97,7 @@ describe('Photo > Upload: types from content when the name has none', () => {
 			inputItems: readWriteFiles(randomBytes(500), 'IMG_0003'),
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0\'s file from binary field "data" is refused: "IMG_0003.txt" would be sent as text/plain, which is neither a photo nor a video',
+			'The file from binary field "data" is refused: "IMG_0003.txt" would be sent as text/plain, which is neither a photo nor a video',
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});
@@ -158,7 +158,7 @@ describe('Photo > Upload: types from content when the name has none', () => {
 		];
 		const refused = await runEventPics({ emu, parameters: uploadParameters(), inputItems: pdf });
 		expect(refused.nodeError?.message).toBe(
-			'Input item 0\'s file from binary field "data" is refused: "menu.pdf" would be sent as application/pdf, which is neither a photo nor a video',
+			'The file from binary field "data" is refused: "menu.pdf" would be sent as application/pdf, which is neither a photo nor a video',
 		);
 		const allowed = await runEventPics({
 			emu,

@@ -26,14 +26,16 @@ export const { binaryFromBuffer, binaryFromFile, inlineBinary, callListSearch } 
  * whose first bytes are no such format). Shared with the tools: test/tools/media-bytes.js.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const mediaBytes: (size: number, extension?: string) => Buffer = require('../../tools/media-bytes').mediaBytes;
+export const mediaBytes: (size: number, extension?: string) => Buffer =
+	require('../../tools/media-bytes').mediaBytes;
 
 /**
  * n8n's credential test: the credential type has no `test`, so n8n finds the node that declares
  * `testedBy` for it (EventPics.node.ts) among the node types, as here.
  */
-export const testCredential = (options: IDataObject): Promise<{ status: string; message: string }> =>
-	engine.testCredential({ nodeTypes, ...options });
+export const testCredential = (
+	options: IDataObject,
+): Promise<{ status: string; message: string }> => engine.testCredential({ nodeTypes, ...options });
 
 export interface Emulator {
 	baseUrl: string;
@@ -149,7 +151,10 @@ export interface TakenAt {
  * Parameters of Photo > Upload into the demo wedding's photo booth album, with `extra` on top;
  * `takenAt` is put where the editor keeps it (Options > Taken At).
  */
-export const uploadParameters = ({ takenAt, ...extra }: { takenAt?: TakenAt; options?: object } & Record<string, unknown> = {}) => ({
+export const uploadParameters = ({
+	takenAt,
+	...extra
+}: { takenAt?: TakenAt; options?: object } & Record<string, unknown> = {}) => ({
 	resource: 'photo',
 	operation: 'upload',
 	event: fromList('wedding-anna-ben'),
@@ -157,5 +162,8 @@ export const uploadParameters = ({ takenAt, ...extra }: { takenAt?: TakenAt; opt
 	// the engine tests read every field of the output; Simplify (on by default) has tests of its own
 	simplify: false,
 	...extra,
-	options: { ...extra.options, ...(takenAt && { takenAt: { settings: { source: 'exif', ...takenAt } } }) },
+	options: {
+		...extra.options,
+		...(takenAt && { takenAt: { settings: { source: 'exif', ...takenAt } } }),
+	},
 });

@@ -151,7 +151,7 @@ describe('the API key never leaks', () => {
 			status: 403,
 			body: JSON.stringify({ code: 'FORBIDDEN', message: `bad key ${emu.apiKey}` }),
 		});
-		await expect(search()).rejects.toThrow('answered 403: FORBIDDEN: bad key [redacted API key]');
+		await expect(search()).rejects.toThrow('with 403: FORBIDDEN: bad key [redacted API key]');
 		// a 401 says the credential's key was refused, in the node's own words only
 		emu.reset();
 		emu.addFault({
@@ -164,7 +164,7 @@ describe('the API key never leaks', () => {
 			() => undefined,
 			(error: unknown) => error as { message: string; description?: string },
 		);
-		expect(refusal?.message).toBe('EventPics refused the API key of the credential');
+		expect(refusal?.message).toBe('EventPics refused the API key of the credential (401)');
 		expect(
 			JSON.stringify({ ...refusal, message: refusal?.message, description: refusal?.description }),
 		).not.toContain(emu.apiKey);

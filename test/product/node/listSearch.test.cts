@@ -134,10 +134,10 @@ describe("dropdowns (list search) through n8n-core's LoadOptionsContext", () => 
 				() => undefined,
 				(e: { message: string; description?: string }) => e,
 			);
-			expect(error?.message).toBe('EventPics refused the API key of the credential');
+			expect(error?.message).toBe('EventPics refused the API key of the credential (401)');
 			expect(error).toMatchObject({ httpCode: '401' });
 			expect(error?.description).toBe(
-				'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it: n8n tests the key on Save.',
+				'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it.',
 			);
 			expect(JSON.stringify(error)).not.toContain('ep_bad');
 		}

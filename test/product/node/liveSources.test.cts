@@ -17,7 +17,9 @@ const engine = require('../../tools/engine');
 const BOOTH = readFileSync(join(__dirname, '..', '..', 'fixtures', 'samples', 'booth-0001.jpg'));
 
 const byContent = { skipUploaded: { settings: { identifyBy: 'content' } } };
-const byFileId = { skipUploaded: { settings: { identifyBy: 'fileId', fileId: '={{ $json.id }}' } } };
+const byFileId = {
+	skipUploaded: { settings: { identifyBy: 'fileId', fileId: '={{ $json.id }}' } },
+};
 const photo = (bytes: Buffer, name: string, id = name) => ({
 	json: { id },
 	binary: { data: binaryFromBuffer(bytes, { fileName: name, mimeType: 'image/jpeg' }) },
@@ -48,7 +50,11 @@ describe('Photo > Upload and Keep New on live sources', () => {
 	it('a photo cut short is not uploaded nor recorded; once whole, the next run uploads it', async () => {
 		const parameters = uploadParameters({ options: byContent });
 		const cut = BOOTH.subarray(0, BOOTH.length - 700);
-		const first = await runEventPics({ emu, parameters, inputItems: [photo(cut, 'booth-0001.jpg')] });
+		const first = await runEventPics({
+			emu,
+			parameters,
+			inputItems: [photo(cut, 'booth-0001.jpg')],
+		});
 		expect(first.status).toBe('success');
 		expect(first.items[0].json).toMatchObject({
 			outcome: 'incomplete',
@@ -61,7 +67,11 @@ describe('Photo > Upload and Keep New on live sources', () => {
 			'EventPics: 0 files uploaded, 1 cut short, not uploaded (see "reason").',
 		);
 		expect(emu.requests.filter((request) => request.server === 'storage')).toEqual([]);
-		const whole = await runEventPics({ emu, parameters, inputItems: [photo(BOOTH, 'booth-0001.jpg')] });
+		const whole = await runEventPics({
+			emu,
+			parameters,
+			inputItems: [photo(BOOTH, 'booth-0001.jpg')],
+		});
 		expect(whole.items[0].json).toMatchObject({ outcome: 'uploaded', whole: true });
 		expect(emu.uploads).toHaveLength(1);
 		expect(emu.uploads[0].size).toBe(BOOTH.length);
@@ -117,10 +127,16 @@ describe('Photo > Upload and Keep New on live sources', () => {
 		it('passes every item while nothing is uploaded, then only those not uploaded by File ID', async () => {
 			const first = await runEventPics({ emu, parameters: keepNew(), inputItems: items });
 			expect(first.items.map((item) => item.json.id)).toEqual(['a', 'b', 'c']);
-			expect(first.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+			expect(first.items.map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 1 },
+				{ item: 2 },
+			]);
 			// the binary comes through as it came
 			expect(first.items[0].binary?.data.fileName).toBe('a.jpg');
-			expect(first.nodeHints.map((hint) => hint.message)).toEqual(['EventPics: 3 of 3 files are new.']);
+			expect(first.nodeHints.map((hint) => hint.message)).toEqual([
+				'EventPics: 3 of 3 files are new.',
+			]);
 
 			emu.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 400, times: 1 });
 			const upload = await runEventPics({
@@ -137,7 +153,11 @@ describe('Photo > Upload and Keep New on live sources', () => {
 				'EventPics: 1 of 3 files are new; 2 left out (uploaded before, or being uploaded).',
 			]);
 			// another album is another history
-			const elsewhere = await runEventPics({ emu, parameters: keepNew({ album: byId('ceremony') }), inputItems: items });
+			const elsewhere = await runEventPics({
+				emu,
+				parameters: keepNew({ album: byId('ceremony') }),
+				inputItems: items,
+			});
 			expect(elsewhere.items).toHaveLength(3);
 		});
 
@@ -161,12 +181,17 @@ describe('Photo > Upload and Keep New on live sources', () => {
 				parameters: keepNew(),
 				inputItems: [{ json: { id: '' } }],
 			});
-			expect(empty.nodeError?.message).toBe('The File ID of item 0 is empty');
-			expect(empty.nodeError?.description).toContain('the same the Upload\'s "Skip Files Uploaded Before" uses');
+			expect(empty.nodeError?.message).toBe('The File ID is empty');
+			expect(empty.nodeError?.description).toContain(
+				'the same the Upload\'s "Skip Files Uploaded Before" uses',
+			);
 			const mixed = await runEventPics({
 				emu,
 				parameters: keepNew({ event: '={{ $json.event }}' }),
-				inputItems: [{ json: { id: 'x', event: 'old-party' } }, { json: { id: 'y', event: 'wedding-anna-ben' } }],
+				inputItems: [
+					{ json: { id: 'x', event: 'old-party' } },
+					{ json: { id: 'y', event: 'wedding-anna-ben' } },
+				],
 				continueOnFail: true,
 			});
 			expect(mixed.items.map((item) => [item.json.id ?? null, item.json.error ?? null])).toEqual([

@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromFile, binaryFromBuffer, fromList, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import {
+	binaryFromFile,
+	binaryFromBuffer,
+	fromList,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
 
 const corpus = (name: string) => join(__dirname, '..', '..', 'fixtures', 'exif', name);
 
@@ -22,11 +29,17 @@ describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', (
 		});
 		// 2023:06:30 23:59:58.042 +02:00
 		const expected = Date.UTC(2023, 5, 30, 21, 59, 58, 42);
-		expect(items[0].json).toMatchObject({ takenAt: expected, takenAtSource: 'exif', exifTag: 'DateTimeOriginal' });
+		expect(items[0].json).toMatchObject({
+			takenAtMs: expected,
+			takenAtSource: 'exif',
+			exifTag: 'DateTimeOriginal',
+		});
 		expect(emu.uploads[0].takenAt).toBe(expected);
+		// takenAt is the same instant as an ISO string, in both Simplify modes
+		expect(Date.parse(String(items[0].json.takenAt))).toBe(expected);
 	});
 
-	it('reads a date without offset in the workflow\'s time zone', async () => {
+	it("reads a date without offset in the workflow's time zone", async () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
@@ -34,7 +47,10 @@ describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', (
 			inputItems: [{ binary: { data: binaryFromFile(corpus('jpeg-canon-subsec.jpg')) } }],
 		});
 		// 2022:12:31 23:59:59.120 in Berlin (UTC+1 in winter)
-		expect(items[0].json).toMatchObject({ takenAt: Date.UTC(2022, 11, 31, 22, 59, 59, 120), takenAtSource: 'exif' });
+		expect(items[0].json).toMatchObject({
+			takenAtMs: Date.UTC(2022, 11, 31, 22, 59, 59, 120),
+			takenAtSource: 'exif',
+		});
 	});
 
 	it('reads HEIC and PNG too', async () => {
@@ -47,10 +63,15 @@ describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', (
 			],
 		});
 		// 2006:06:06 06:06:06.123 +09:30
-		expect(items[0].json).toMatchObject({ takenAt: Date.UTC(2006, 5, 5, 20, 36, 6, 123), contentType: 'image/heic' });
+		expect(items[0].json).toMatchObject({
+			takenAtMs: Date.UTC(2006, 5, 5, 20, 36, 6, 123),
+			contentType: 'image/heic',
+		});
 		expect(items[1].json).toMatchObject({ takenAtSource: 'exif', contentType: 'image/png' });
 		const stored = new Map(emu.uploads.map((u) => [u.fileName, u.takenAt]));
-		expect(items.map((item) => stored.get(String(item.json.fileName)))).toEqual(items.map((item) => item.json.takenAt));
+		expect(items.map((item) => stored.get(String(item.json.fileName)))).toEqual(
+			items.map((item) => item.json.takenAtMs),
+		);
 	});
 
 	it('falls back to the chosen mode when the photo has no date', async () => {
@@ -59,17 +80,24 @@ describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', (
 		expect(none.items[0].json).toMatchObject({ takenAt: null, takenAtSource: null });
 
 		const before = Date.now();
-		const now = await runEventPics({ emu, parameters: upload({ takenAt: { fallback: 'now' } }), inputItems: [noExif()] });
+		const now = await runEventPics({
+			emu,
+			parameters: upload({ takenAt: { fallback: 'now' } }),
+			inputItems: [noExif()],
+		});
 		expect(now.items[0].json.takenAtSource).toBe('now');
-		expect(now.items[0].json.takenAt).toBeGreaterThanOrEqual(before);
-		expect(now.items[0].json.takenAt).toBeLessThanOrEqual(Date.now());
+		expect(now.items[0].json.takenAtMs).toBeGreaterThanOrEqual(before);
+		expect(now.items[0].json.takenAtMs).toBeLessThanOrEqual(Date.now());
 
 		const value = await runEventPics({
 			emu,
 			parameters: upload({ takenAt: { fallback: 'value', value: '={{ $json.shot }}' } }),
 			inputItems: [{ json: { shot: '2026-06-20T18:30:00Z' }, ...noExif() }],
 		});
-		expect(value.items[0].json).toMatchObject({ takenAt: Date.UTC(2026, 5, 20, 18, 30), takenAtSource: 'value' });
+		expect(value.items[0].json).toMatchObject({
+			takenAtMs: Date.UTC(2026, 5, 20, 18, 30),
+			takenAtSource: 'value',
+		});
 	});
 
 	it('sends nothing when told to, even for a photo with a date', async () => {
@@ -86,7 +114,11 @@ describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', (
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload({ takenAt: { fallback: 'now' } }),
-			inputItems: ['corrupt-ifd0-offset.jpg', 'corrupt-entry-count.jpg', 'truncated-in-exif.jpg'].map((name) => ({
+			inputItems: [
+				'corrupt-ifd0-offset.jpg',
+				'corrupt-entry-count.jpg',
+				'truncated-in-exif.jpg',
+			].map((name) => ({
 				binary: { data: binaryFromFile(corpus(name)) },
 			})),
 		});
@@ -109,20 +141,42 @@ describe('Photo > Upload: exact media types', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [{ binary: { data: binaryFromFile(corpus('png-no-exif.png'), { fileName: 'holiday.jpg', mimeType: 'image/jpeg' }) } }],
+			inputItems: [
+				{
+					binary: {
+						data: binaryFromFile(corpus('png-no-exif.png'), {
+							fileName: 'holiday.jpg',
+							mimeType: 'image/jpeg',
+						}),
+					},
+				},
+			],
 		});
-		expect(items[0].json).toMatchObject({ fileName: 'holiday.jpg', contentType: 'image/jpeg', statusCode: 200 });
+		expect(items[0].json).toMatchObject({
+			fileName: 'holiday.jpg',
+			contentType: 'image/jpeg',
+			statusCode: 200,
+		});
 		expect(items[0].json.warnings).toEqual([
 			'"holiday.jpg" is sent as image/jpeg (from its name), but its bytes are PNG (image/png). Rename the file with the right extension if the album shows it wrong.',
 		]);
 		expect(emu.uploads[0].contentType).toBe('image/jpeg');
 	});
 
-	it('warns when n8n\'s MIME type of the binary disagrees with the name', async () => {
+	it("warns when n8n's MIME type of the binary disagrees with the name", async () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [{ binary: { data: binaryFromBuffer(Buffer.concat([Buffer.from([0, 0, 0, 20]), Buffer.from('ftypqt  '), randomBytes(88)]), { fileName: 'clip.mov', mimeType: 'video/mp4' }) } }],
+			inputItems: [
+				{
+					binary: {
+						data: binaryFromBuffer(
+							Buffer.concat([Buffer.from([0, 0, 0, 20]), Buffer.from('ftypqt  '), randomBytes(88)]),
+							{ fileName: 'clip.mov', mimeType: 'video/mp4' },
+						),
+					},
+				},
+			],
 		});
 		expect(items[0].json.contentType).toBe('video/quicktime');
 		expect(items[0].json.warnings).toEqual([
@@ -134,7 +188,13 @@ describe('Photo > Upload: exact media types', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [{ binary: { data: binaryFromFile(corpus('jpeg-phone-all-tags.jpg'), { mimeType: 'image/jpeg' }) } }],
+			inputItems: [
+				{
+					binary: {
+						data: binaryFromFile(corpus('jpeg-phone-all-tags.jpg'), { mimeType: 'image/jpeg' }),
+					},
+				},
+			],
 		});
 		expect(items[0].json.contentType).toBe('image/jpeg');
 		expect(items[0].json.warnings).toEqual([]);

@@ -1,5 +1,11 @@
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, mediaBytes, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import {
+	binaryFromBuffer,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { clearDedupStore } = require('../../tools/engine');
@@ -49,7 +55,9 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 	});
 
 	const seen = mediaBytes(2000);
-	const skipping = uploadParameters({ options: { skipUploaded: { settings: { identifyBy: 'content' } }, concurrency: 1 } });
+	const skipping = uploadParameters({
+		options: { skipUploaded: { settings: { identifyBy: 'content' } }, concurrency: 1 },
+	});
 
 	it('uploaded, skipped and failed items share every field in one order, outcome first', async () => {
 		await runEventPics({ emu, parameters: skipping, inputItems: [file('seen.jpg', seen)] });
@@ -88,13 +96,14 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 		// one sentence, once: why it failed in `error` (n8n's place), `reason` for skipped files
 		expect(items[2].json.reason).toBeNull();
 		expect(items[2].json.error).toMatch(/^The file from binary field "data" is refused/);
-		expect(items[3].json.error).toBe('The item has no binary data (expected a binary field "data")');
+		expect(items[3].json.error).toBe(
+			'The item has no binary data (expected a binary field "data")',
+		);
 		// not n8n's error object: the engine would replace such an item's JSON by { error } alone
 		expect(items.map((item) => item.error)).toEqual([undefined, undefined, undefined, undefined]);
 		expect(nodeHints).toEqual([
 			{
-				message:
-					'EventPics: 1 file uploaded, 1 skipped (uploaded before), 2 failed (see "error").',
+				message: 'EventPics: 1 file uploaded, 1 skipped (uploaded before), 2 failed (see "error").',
 				type: 'warning',
 				location: 'outputPane',
 			},
@@ -111,7 +120,10 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 					binary: {
 						a: binaryFromBuffer(mediaBytes(100), { fileName: 'a.jpg' }),
 						// a PNG named .jpg goes up with a warning
-						b: binaryFromBuffer(mediaBytes(108, 'png'), { fileName: 'b.jpg', mimeType: 'image/jpeg' }),
+						b: binaryFromBuffer(mediaBytes(108, 'png'), {
+							fileName: 'b.jpg',
+							mimeType: 'image/jpeg',
+						}),
 					},
 				},
 			],
@@ -141,7 +153,11 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 			parameters: uploadParameters({ takenAt: { source: 'none' } }),
 			inputItems: [file('undated.jpg', mediaBytes(10))],
 		});
-		expect(none.items[0].json).toMatchObject({ takenAt: null, takenAtMs: null, takenAtSource: null });
+		expect(none.items[0].json).toMatchObject({
+			takenAt: null,
+			takenAtMs: null,
+			takenAtSource: null,
+		});
 	});
 
 	it('a failed URL item shows the address without its password', async () => {
@@ -170,7 +186,10 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 			continueOnFail: true,
 			parameters: {
 				...byDefault,
-				options: { ...byDefault.options, takenAt: { settings: { source: 'value', value: '2026-06-20T18:30:00Z' } } },
+				options: {
+					...byDefault.options,
+					takenAt: { settings: { source: 'value', value: '2026-06-20T18:30:00Z' } },
+				},
 			},
 			inputItems: [
 				file('new.jpg', mediaBytes(3000)),
@@ -213,13 +232,34 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 		// a field keeps its name and type in both outputs
 		const full = await runEventPics({
 			emu,
-			parameters: { ...skipping, options: { ...skipping.options, takenAt: { settings: { source: 'value', value: '2026-06-20T18:30:00Z' } } } },
+			parameters: {
+				...skipping,
+				options: {
+					...skipping.options,
+					takenAt: { settings: { source: 'value', value: '2026-06-20T18:30:00Z' } },
+				},
+			},
 			inputItems: [file('another.jpg', mediaBytes(3000))],
 			settings: { timezone: 'UTC' },
 		});
-		for (const field of ['outcome', 'fileName', 'eventTitle', 'albumTitle', 'takenAt', 'bytes', 'warnings'])
-			expect([field, typeof full.items[0].json[field]]).toEqual([field, typeof items[0].json[field]]);
-		expect(emu.uploads.map((upload) => upload.fileName)).toEqual(['seen.jpg', 'new.jpg', 'another.jpg']);
+		for (const field of [
+			'outcome',
+			'fileName',
+			'eventTitle',
+			'albumTitle',
+			'takenAt',
+			'bytes',
+			'warnings',
+		])
+			expect([field, typeof full.items[0].json[field]]).toEqual([
+				field,
+				typeof items[0].json[field],
+			]);
+		expect(emu.uploads.map((upload) => upload.fileName)).toEqual([
+			'seen.jpg',
+			'new.jpg',
+			'another.jpg',
+		]);
 		// the hint counts what the full output counts
 		expect(nodeHints[0].message).toBe(
 			'EventPics: 1 file uploaded, 1 skipped (uploaded before), 1 failed (see "error").',

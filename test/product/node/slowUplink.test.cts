@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, inlineBinary, mediaBytes, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import {
+	binaryFromBuffer,
+	inlineBinary,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const MiB = 1024 * 1024;
@@ -71,7 +78,9 @@ describe('uploads over a slow uplink', () => {
 		expect(result.nodeError?.message).toMatch(
 			/^Uploading the file to the upload address \(PUT\) stalled: no data moved for 2 s \(Timeout\) after [\d.]+ MiB of 24 MiB had been sent, so the node stopped it$/,
 		);
-		expect(result.nodeError?.description).toContain('The connection to the storage stopped moving data.');
+		expect(result.nodeError?.description).toContain(
+			'The connection to the storage stopped moving data.',
+		);
 		expect(emu.uploads).toHaveLength(0);
 		expect(seconds).toBeGreaterThanOrEqual(2);
 		expect(seconds).toBeLessThan(10);
@@ -134,7 +143,12 @@ describe('uploads over a slow uplink', () => {
 		const result = await runEventPics({
 			emu,
 			parameters: uploadParameters({ options: { timeoutSeconds: 1, maxAttempts: 1 } }),
-			inputItems: [{ json: {}, binary: { data: inlineBinary(bytes, { fileName: 'held.mp4', mimeType: 'video/mp4' }) } }],
+			inputItems: [
+				{
+					json: {},
+					binary: { data: inlineBinary(bytes, { fileName: 'held.mp4', mimeType: 'video/mp4' }) },
+				},
+			],
 		});
 		expect(result.nodeError).toBeUndefined();
 		expect(emu.uploads[0].sha256).toBe(sha256(bytes));
@@ -146,11 +160,21 @@ describe('uploads over a slow uplink', () => {
 			runEventPics({
 				emu,
 				parameters: uploadParameters({ options: { timeoutSeconds: 1, maxAttempts: 1 } }),
-				inputItems: [{ json: {}, binary: { data: inlineBinary(mediaBytes(64 * 1024, 'mp4'), { fileName: 'held.mp4', mimeType: 'video/mp4' }) } }],
+				inputItems: [
+					{
+						json: {},
+						binary: {
+							data: inlineBinary(mediaBytes(64 * 1024, 'mp4'), {
+								fileName: 'held.mp4',
+								mimeType: 'video/mp4',
+							}),
+						},
+					},
+				],
 			}),
 		);
 		expect(result.nodeError?.message).toBe(
-			"Uploading the file to the upload address (PUT) did not finish within 3 s: Timeout plus the time its 64 KiB take at 256 kbit/s. n8n holds this file in memory, where the node cannot see its bytes leave, so this is its limit instead of a stall",
+			'Uploading the file to the upload address (PUT) did not finish within 3 s: Timeout plus the time its 64 KiB take at 256 kbit/s. n8n holds this file in memory, where the node cannot see its bytes leave, so this is its limit instead of a stall',
 		);
 		expect(seconds).toBeGreaterThanOrEqual(3);
 		expect(seconds).toBeLessThan(10);

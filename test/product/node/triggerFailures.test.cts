@@ -36,9 +36,8 @@ describe('EventPics Trigger when polls fail', () => {
 			expect(tick.error).toMatchObject({
 				name: 'NodeApiError',
 				httpCode: '401',
-				message:
-					'EventPics refused the API key of the credential (401): UNAUTHORIZED: Invalid API key',
-				description: `EventPics refused the API key of the credential. Copy the key again from the EventPics app (open the event, then the API key management) into the EventPics credential. ${NOTHING_LOST}`,
+				message: 'EventPics refused the API key of the credential (401)',
+				description: `Copy the key again from the EventPics app (open the event, then the API key management) into the EventPics credential. ${NOTHING_LOST}`,
 			});
 			expect(poller.current()).toEqual(remembered.current);
 			expect(poller.saved()).toEqual(remembered.saved);
@@ -71,7 +70,7 @@ describe('EventPics Trigger when polls fail', () => {
 		const failed = await poller.poll();
 		expect(failed.error).toMatchObject({ httpCode: '500' });
 		expect(failed.error?.description).toMatch(
-			/^EventPics answered with a server error\. The trigger asks again at its next poll; if it persists, contact EventPics support\. The trigger keeps .* nothing twice\. Tried 3 times over about \d+ s\.$/,
+			/^The trigger asks again at its next poll; if it persists, contact EventPics support\. The trigger keeps .* nothing twice\. Tried 3 times over about \d+ s\.$/,
 		);
 	});
 
@@ -87,7 +86,7 @@ describe('EventPics Trigger when polls fail', () => {
 		});
 		const tick = await poller.poll();
 		expect(tick.error?.message).toBe(
-			`Listing the events (GET /geteventsandalbums) answered 302, a redirect to ${emu.elsewhereUrl}. The node does not follow redirects of calls that carry the API key, so the key was not sent there`,
+			`EventPics answered the request for the events list with a redirect to ${emu.elsewhereUrl} (302); the node does not follow redirects of calls that carry the API key, so the key was not sent there`,
 		);
 		expect(tick.error?.description).toContain(NOTHING_LOST);
 		expect(emu.elsewhere).toEqual([]);
@@ -100,7 +99,7 @@ describe('EventPics Trigger when polls fail', () => {
 		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'huge', bytes: 64 * 1024 * 1024 });
 		const tick = await poller.poll();
 		expect(tick.error?.message).toBe(
-			'Listing the events (GET /geteventsandalbums) answered 200 with more than 4 MiB, more than such an answer can be; the node stopped reading it',
+			'EventPics answered the request for the events list with more than 4 MiB, more than such an answer can be, so the node stopped reading it',
 		);
 		expect(tick.error?.description).toContain(NOTHING_LOST);
 	});
@@ -121,9 +120,7 @@ describe('EventPics Trigger when polls fail', () => {
 			}),
 		});
 		const refused = await poller.poll();
-		expect(refused.error?.message).toBe(
-			'EventPics refused the API key of the credential (401): UNAUTHORIZED: Key [redacted API key] revoked',
-		);
+		expect(refused.error?.message).toBe('EventPics refused the API key of the credential (401)');
 		const everything = JSON.stringify([
 			poller.saved(),
 			poller.current(),
@@ -161,7 +158,10 @@ describe('EventPics Trigger across restarts and changes', () => {
 		emu.removeEvent('office-opening');
 		expect((await before.poll()).emitted).toBeNull();
 		expect(before.saved()).toEqual(saved);
-		expect(before.current()).not.toEqual(saved);
+		// the memory only grows: the removed event stays remembered, so it is not new when it comes back
+		expect(before.current()).toEqual(saved);
+		emu.addEvent({ linkId: 'office-opening', title: 'Office opening' });
+		expect((await before.poll()).emitted).toBeNull();
 		const after = await createPoller({ emu, parameters: newEvent, staticData: saved });
 		expect((await after.activate()).emitted).toBeNull();
 	});

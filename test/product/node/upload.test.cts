@@ -4,7 +4,17 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, binaryFromFile, byId, fromList, inlineBinary, mediaBytes, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import {
+	binaryFromBuffer,
+	binaryFromFile,
+	byId,
+	fromList,
+	inlineBinary,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -28,7 +38,14 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items, status, nodeHints } = await runEventPics({
 			emu,
 			parameters: upload({ takenAt: { source: 'value', value: '2026-06-20T18:30:00+02:00' } }),
-			inputItems: [{ json: {}, binary: { data: binaryFromBuffer(photo, { fileName: 'booth-0001.jpg', mimeType: 'image/jpeg' }) } }],
+			inputItems: [
+				{
+					json: {},
+					binary: {
+						data: binaryFromBuffer(photo, { fileName: 'booth-0001.jpg', mimeType: 'image/jpeg' }),
+					},
+				},
+			],
 		});
 		expect(status).toBe('success');
 		expect(items).toHaveLength(1);
@@ -84,7 +101,16 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(1234, 'png'), { fileName: 'a.png', mimeType: 'image/png' }) } }],
+			inputItems: [
+				{
+					binary: {
+						data: binaryFromBuffer(mediaBytes(1234, 'png'), {
+							fileName: 'a.png',
+							mimeType: 'image/png',
+						}),
+					},
+				},
+			],
 		});
 		const puts = emu.requests.filter((r) => r.server === 'storage');
 		expect(puts).toHaveLength(1);
@@ -109,8 +135,18 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 			parameters: upload({ event: byId('summer-party-2026'), album: byId('sp-dance') }),
 			inputItems: [{ binary: { data: binaryFromFile(path, { mimeType: 'video/mp4' }) } }],
 		});
-		expect(items[0].json).toMatchObject({ fileName: 'wedding-video.mp4', contentType: 'video/mp4', bytes: big.length, albumId: 'sp-dance' });
-		expect(emu.uploads[0]).toMatchObject({ size: big.length, sha256: sha256(big), contentType: 'video/mp4', albumId: 'sp-dance' });
+		expect(items[0].json).toMatchObject({
+			fileName: 'wedding-video.mp4',
+			contentType: 'video/mp4',
+			bytes: big.length,
+			albumId: 'sp-dance',
+		});
+		expect(emu.uploads[0]).toMatchObject({
+			size: big.length,
+			sha256: sha256(big),
+			contentType: 'video/mp4',
+			albumId: 'sp-dance',
+		});
 	});
 
 	it('uploads inline (base64, no id) binaries too', async () => {
@@ -118,7 +154,11 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [{ binary: { data: inlineBinary(photo, { fileName: 'pinned.jpg', mimeType: 'image/jpeg' }) } }],
+			inputItems: [
+				{
+					binary: { data: inlineBinary(photo, { fileName: 'pinned.jpg', mimeType: 'image/jpeg' }) },
+				},
+			],
 		});
 		expect(items[0].json).toMatchObject({ fileName: 'pinned.jpg', bytes: 3000, statusCode: 200 });
 		expect(emu.uploads[0].sha256).toBe(sha256(photo));
@@ -128,7 +168,16 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(40, 'png'), { fileName: 'IMG_0042', mimeType: 'image/png' }) } }],
+			inputItems: [
+				{
+					binary: {
+						data: binaryFromBuffer(mediaBytes(40, 'png'), {
+							fileName: 'IMG_0042',
+							mimeType: 'image/png',
+						}),
+					},
+				},
+			],
 		});
 		expect(items[0].json).toMatchObject({ fileName: 'IMG_0042.png', contentType: 'image/png' });
 		expect(emu.uploads[0]).toMatchObject({ fileName: 'IMG_0042.png', contentType: 'image/png' });
@@ -138,7 +187,16 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload({ options: { fileName: 'imports/2026/Tanz 💃.heic' } }),
-			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(60, 'heic'), { fileName: 'x.jpg', mimeType: 'image/jpeg' }) } }],
+			inputItems: [
+				{
+					binary: {
+						data: binaryFromBuffer(mediaBytes(60, 'heic'), {
+							fileName: 'x.jpg',
+							mimeType: 'image/jpeg',
+						}),
+					},
+				},
+			],
 		});
 		expect(items[0].json).toMatchObject({ fileName: 'Tanz 💃.heic', contentType: 'image/heic' });
 		expect(emu.uploads[0]).toMatchObject({ fileName: 'Tanz 💃.heic', contentType: 'image/heic' });
@@ -151,7 +209,11 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(10), { fileName: 'a.jpg' }) } }],
 		});
 		expect(items[0].json).toMatchObject({ linkId: 'office-opening', albumId: null, takenAt: null });
-		expect(emu.uploads[0]).toMatchObject({ linkId: 'office-opening', albumId: null, takenAt: null });
+		expect(emu.uploads[0]).toMatchObject({
+			linkId: 'office-opening',
+			albumId: null,
+			takenAt: null,
+		});
 	});
 
 	it('reads Taken At as epoch seconds, epoch milliseconds and local ISO in the workflow zone', async () => {
@@ -159,14 +221,31 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 			emu,
 			parameters: upload({ takenAt: { source: 'value', value: '={{ $json.when }}' } }),
 			inputItems: [
-				{ json: { when: 1750437000 }, binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'a.jpg' }) } },
-				{ json: { when: 1750437000123 }, binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'b.jpg' }) } },
-				{ json: { when: '2025-06-20T18:30:00' }, binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'c.jpg' }) } },
-				{ json: { when: '2025-06-20T18:30:00Z' }, binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'd.jpg' }) } },
+				{
+					json: { when: 1750437000 },
+					binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'a.jpg' }) },
+				},
+				{
+					json: { when: 1750437000123 },
+					binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'b.jpg' }) },
+				},
+				{
+					json: { when: '2025-06-20T18:30:00' },
+					binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'c.jpg' }) },
+				},
+				{
+					json: { when: '2025-06-20T18:30:00Z' },
+					binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'd.jpg' }) },
+				},
 			],
 			settings: { timezone: 'Asia/Tokyo' },
 		});
-		const expected = [1750437000000, 1750437000123, Date.UTC(2025, 5, 20, 9, 30), Date.UTC(2025, 5, 20, 18, 30)];
+		const expected = [
+			1750437000000,
+			1750437000123,
+			Date.UTC(2025, 5, 20, 9, 30),
+			Date.UTC(2025, 5, 20, 18, 30),
+		];
 		expect(items.map((item) => item.json.takenAtMs)).toEqual(expected);
 		// the same instants as ISO 8601 in the workflow's zone, with its offset
 		expect(items.map((item) => item.json.takenAt)).toEqual([
@@ -185,9 +264,14 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: files.map((name) => ({ json: { name }, binary: { data: binaryFromBuffer(mediaBytes(100, extname(name)), { fileName: name }) } })),
+			inputItems: files.map((name) => ({
+				json: { name },
+				binary: { data: binaryFromBuffer(mediaBytes(100, extname(name)), { fileName: name }) },
+			})),
 		});
-		expect(items.map((item) => [item.json.fileName, item.json.contentType, item.pairedItem])).toEqual([
+		expect(
+			items.map((item) => [item.json.fileName, item.json.contentType, item.pairedItem]),
+		).toEqual([
 			['1.jpg', 'image/jpeg', { item: 0 }],
 			['2.png', 'image/png', { item: 1 }],
 			['3.mp4', 'video/mp4', { item: 2 }],
@@ -197,22 +281,48 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 	});
 
 	it('sends an unknown extension as application/octet-stream only when asked to', async () => {
-		const input = [{ binary: { data: binaryFromBuffer('x', { fileName: 'scan.zzz', mimeType: 'application/octet-stream' }) } }];
+		const input = [
+			{
+				binary: {
+					data: binaryFromBuffer('x', {
+						fileName: 'scan.zzz',
+						mimeType: 'application/octet-stream',
+					}),
+				},
+			},
+		];
 		const refused = await runEventPics({ emu, parameters: upload(), inputItems: input });
 		expect(refused.nodeError?.message).toBe(
 			'Cannot tell the media type of the file: the extension ".zzz" of "scan.zzz" has no known media type',
 		);
 		expect(emu.uploads).toHaveLength(0);
-		const { items } = await runEventPics({ emu, parameters: upload({ options: { fileTypes: 'unknown' } }), inputItems: input });
-		expect(items[0].json).toMatchObject({ fileName: 'scan.zzz', contentType: 'application/octet-stream' });
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload({ options: { fileTypes: 'unknown' } }),
+			inputItems: input,
+		});
+		expect(items[0].json).toMatchObject({
+			fileName: 'scan.zzz',
+			contentType: 'application/octet-stream',
+		});
 		expect(emu.uploads[0].contentType).toBe('application/octet-stream');
 	});
 
 	it('File Types "Photos, Videos and Unknown Types" keeps the content checks: a page named .jpg is refused', async () => {
 		const page = Buffer.from('<!DOCTYPE html><html><body>Please log in</body></html>');
-		const input = [{ binary: { data: binaryFromBuffer(page, { fileName: 'photo.jpg', mimeType: 'image/jpeg' }) } }];
-		const { nodeError } = await runEventPics({ emu, parameters: upload({ options: { fileTypes: 'unknown' } }), inputItems: input });
-		expect(nodeError?.message).toMatch(/is refused: "photo\.jpg" would be sent as image\/jpeg, but its content is HTML/);
+		const input = [
+			{
+				binary: { data: binaryFromBuffer(page, { fileName: 'photo.jpg', mimeType: 'image/jpeg' }) },
+			},
+		];
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ options: { fileTypes: 'unknown' } }),
+			inputItems: input,
+		});
+		expect(nodeError?.message).toMatch(
+			/is refused: "photo\.jpg" would be sent as image\/jpeg, but its content is HTML/,
+		);
 		expect(nodeError?.description).toContain('set Options > "File Types" to "Any File"');
 		expect(emu.uploads).toHaveLength(0);
 	});

@@ -26,7 +26,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 			parameters: upload({ binaryPropertyName: 'photo' }),
 			inputItems: [photo()],
 		});
-		expect(nodeError?.message).toBe('Input item 0 has no binary field "photo" (it has: data)');
+		expect(nodeError?.message).toBe('The item has no binary field "photo" (it has: data)');
 		expect(nodeError?.description).toBe(
 			'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
 		);
@@ -38,7 +38,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 			parameters: upload(),
 			inputItems: [{ json: { a: 1 } }],
 		});
-		expect(nodeError?.message).toBe('Input item 0 has no binary data (expected a binary field "data")');
+		expect(nodeError?.message).toBe('The item has no binary data (expected a binary field "data")');
 	});
 
 	it('with Continue On Fail, an item refused before its upload still names its file', async () => {
@@ -61,7 +61,8 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 			outcome: 'failed',
 			fileName: 'empty.jpg',
 			binaryField: 'data',
-			reason: 'The file "empty.jpg" in binary field "data" of item 0 is empty (0 bytes)',
+			reason: null,
+			error: 'The file "empty.jpg" in binary field "data" is empty (0 bytes)',
 		});
 	});
 
@@ -81,7 +82,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 			],
 		});
 		expect(nodeError?.message).toBe(
-			'The file "empty.jpg" in binary field "data" of item 0 is empty (0 bytes)',
+			'The file "empty.jpg" in binary field "data" is empty (0 bytes)',
 		);
 		expect(
 			emu.requests.filter((r) => r.url.startsWith('/getuploadurl') || r.server === 'storage'),
@@ -161,12 +162,14 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		const { nodeError } = await runEventPics({
 			emu,
 			parameters: upload({
-				options: { skipUploaded: { settings: { identifyBy: 'fileId', fileId: '={{ $json.id }}' } } },
+				options: {
+					skipUploaded: { settings: { identifyBy: 'fileId', fileId: '={{ $json.id }}' } },
+				},
 			}),
 			inputItems: [{ json: { id: '' }, ...photo() }],
 		});
 		expect(nodeError?.message).toBe(
-			'Option "Skip Files Uploaded Before" identifies files by File ID, but the File ID of item 0 is empty',
+			'"Skip Files Uploaded Before" identifies files by File ID, but the File ID is empty',
 		);
 		expect(nodeError?.description).toContain('Set its "File ID" to a value that tells files apart');
 		expect(emu.requests).toHaveLength(0);
@@ -178,9 +181,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 			parameters: upload({ takenAt: { source: 'value', value: 'last friday' } }),
 			inputItems: [photo()],
 		});
-		expect(nodeError?.message).toBe(
-			'Taken At Value of item 0 cannot be read: "last friday" is not a date',
-		);
+		expect(nodeError?.message).toBe('"Taken At" cannot be read: "last friday" is not a date');
 		expect(nodeError?.description).toContain('ISO 8601');
 	});
 
@@ -199,7 +200,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		const { nodeError } = await runEventPics({ emu, parameters: upload(), inputItems: [photo()] });
 		expect(nodeError?.httpCode).toBe('400');
 		expect(nodeError?.message).toBe(
-			'Asking for an upload address (POST /getuploadurl) answered 400: INVALID_FILE_NAME: fileName is too long',
+			'EventPics refused the request for an upload address (400): INVALID_FILE_NAME: fileName is too long',
 		);
 		expect(emu.requests.filter((r) => r.url === '/getuploadurl')).toHaveLength(1);
 	});
@@ -214,10 +215,8 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		});
 		const { nodeError } = await runEventPics({ emu, parameters: upload(), inputItems: [photo()] });
 		expect(nodeError?.httpCode).toBe('401');
-		expect(nodeError?.message).toBe(
-			'Asking for an upload address (POST /getuploadurl) answered 401: UNAUTHORIZED: Invalid API key',
-		);
-		expect(nodeError?.description).toMatch(/^Check the API key in the EventPics credential/);
+		expect(nodeError?.message).toBe('EventPics refused the API key of the credential (401)');
+		expect(nodeError?.description).toMatch(/^Open the EventPics credential, copy the key again/);
 		expect(emu.requests.filter((r) => r.url === '/getuploadurl')).toHaveLength(1);
 	});
 
@@ -225,7 +224,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		emu.addFault({ endpoint: 'getuploadurl', kind: 'noUploadUrl', times: 1 });
 		const missing = await runEventPics({ emu, parameters: upload(), inputItems: [photo()] });
 		expect(missing.nodeError?.message).toBe(
-			'Asking for an upload address (POST /getuploadurl) answered 200 without an "uploadUrl" address',
+			'EventPics answered the request for an upload address without an "uploadUrl" address',
 		);
 		emu.addFault({ endpoint: 'getuploadurl', kind: 'badJson', times: 1 });
 		const garbage = await runEventPics({ emu, parameters: upload(), inputItems: [photo()] });
@@ -243,8 +242,8 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		expect(status).toBe('success');
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json.fileName).toBe('a.jpg');
-		const noBinary = 'Input item 1 has no binary data (expected a binary field "data")';
-		expect(items[1].json).toMatchObject({ outcome: 'failed', reason: noBinary, error: noBinary });
+		const noBinary = 'The item has no binary data (expected a binary field "data")';
+		expect(items[1].json).toMatchObject({ outcome: 'failed', reason: null, error: noBinary });
 		expect(items[2].json.fileName).toBe('c.jpg');
 		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual(['a.jpg', 'c.jpg']);
 	});
@@ -264,7 +263,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		]);
 		expect(failed).toHaveLength(1);
 		expect(failed[0].json).toEqual({
-			error: 'Input item 1 has no binary data (expected a binary field "data")',
+			error: 'The item has no binary data (expected a binary field "data")',
 		});
 		expect(failed[0].pairedItem).toEqual({ item: 1 });
 		expect(failed[0].error).toMatchObject({
@@ -359,10 +358,10 @@ describe('Photo > Upload: retries that lose nothing', () => {
 		});
 		expect(nodeError?.httpCode).toBe('500');
 		expect(nodeError?.message).toMatch(
-			/^Uploading the file to the upload address \(PUT\) answered 500/,
+			/^The storage answered the upload with a server error \(500\): InternalError: /,
 		);
 		expect(nodeError?.description).toMatch(
-			/^EventPics answered with a server error\. Run the workflow again later; if it persists, contact EventPics support\. Tried 2 times over about \d+ s\.$/,
+			/^Run the workflow again later; if it persists, contact EventPics support\. Tried 2 times over about \d+ s\.$/,
 		);
 		expect(emu.requests.filter((r) => r.server === 'storage')).toHaveLength(2);
 	});
@@ -376,10 +375,10 @@ describe('Photo > Upload: retries that lose nothing', () => {
 			inputItems: [photo('reset.jpg', 5000)],
 		});
 		expect(reset.nodeError?.message).toBe(
-			'Uploading the file to the upload address (PUT) got no answer: the server closed the connection before it answered',
+			'The storage did not answer the upload: the server closed the connection before it answered',
 		);
 		expect(reset.nodeError?.description).toMatch(
-			/^No answer came back\. Check the network and the Base URL in the credential, then run the workflow again\. Network error code: (ECONNRESET|EPIPE)\. Tried 2 times/,
+			/^Check the network and the Base URL in the credential, then run the workflow again\. \(PUT to the upload address: network error code (ECONNRESET|EPIPE)\.\) Tried 2 times/,
 		);
 		emu.reset();
 		const nobody = await runEventPics({
@@ -389,9 +388,11 @@ describe('Photo > Upload: retries that lose nothing', () => {
 			inputItems: [photo()],
 		});
 		expect(nobody.nodeError?.message).toBe(
-			'Listing the events (GET /geteventsandalbums) got no answer: the server refused the connection (nothing listens there)',
+			'EventPics did not answer the request for the events list: the server refused the connection (nothing listens there)',
 		);
-		expect(nobody.nodeError?.description).toContain('Network error code: ECONNREFUSED.');
+		expect(nobody.nodeError?.description).toContain(
+			'(GET /geteventsandalbums: network error code ECONNREFUSED.)',
+		);
 	});
 
 	it('stops a 429 storm when the total wait would pass Max Total Wait', async () => {
@@ -404,6 +405,9 @@ describe('Photo > Upload: retries that lose nothing', () => {
 		});
 		expect(Date.now() - started).toBeLessThan(5000);
 		expect(nodeError?.httpCode).toBe('429');
-		expect(nodeError?.description).toMatch(/^EventPics is limiting the request rate of this key/);
+		expect(nodeError?.message).toBe('EventPics limited the request rate of this key (429)');
+		expect(nodeError?.description).toMatch(
+			/^Run the workflow again later, .*EventPics asked to wait 30 s before the next try \(Retry-After\), more than the 10 s left of Options > "Max Total Wait \(Seconds\)"/,
+		);
 	});
 });

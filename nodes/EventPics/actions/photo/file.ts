@@ -47,7 +47,7 @@ export interface Decided {
  * mode) cannot hand back more than this: its driver turns the bytes into hex text, and Node's
  * strings end at 512 Mi characters. Just under 256 MiB.
  */
-const DATABASE_READ_LIMIT = Math.floor((0x1fffffe8 - 2) / 2);
+export const DATABASE_READ_LIMIT = Math.floor((0x1fffffe8 - 2) / 2);
 const DATABASE_ADVICE = `n8n keeps binary data in its database (binary data mode "database", the default in queue mode) and cannot read a file over ${shownSize(DATABASE_READ_LIMIT)} back from Postgres: the attempt fails inside the database driver and leaves the execution hanging, so the file was not read. For files this large set N8N_DEFAULT_BINARY_DATA_MODE to "filesystem" on a folder that main and workers share (N8N_BINARY_DATA_STORAGE_PATH), or "s3" where licensed.`;
 /** Files the node reads first (its start, EXIF, wholeness, hash) and keeps of it: the first MiB. */
 const HEAD_BYTES = 1024 * 1024;

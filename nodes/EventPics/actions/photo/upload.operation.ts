@@ -273,7 +273,7 @@ export const description: INodeProperties[] = operationFields(
 			type: 'string',
 			default: 'data',
 			required: true,
-			hint: 'Several: separate them with commas; * uploads every binary field of the item (all files of a form field)',
+			hint: 'Several: data, photo2. All of the item\'s binary fields (every file of a form field): *',
 			description:
 				'The binary field of the item that holds the photo or video; each file becomes one output item',
 			displayOptions: { show: { source: ['binary'] }, ...NOT_AS_TOOL },
