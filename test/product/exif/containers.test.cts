@@ -22,9 +22,7 @@ describe('JPEG', () => {
 	const icc = segment(0xe2, concat(ascii('ICC_PROFILE\0'), new Uint8Array(500)));
 
 	test('Exif APP1 after JFIF, XMP APP1, ICC APP2 and a comment', () => {
-		expect(read(buildJpeg(tiff, [JFIF, xmp, icc, segment(0xfe, ascii('hello'))]))).toEqual(
-			FOUND,
-		);
+		expect(read(buildJpeg(tiff, [JFIF, xmp, icc, segment(0xfe, ascii('hello'))]))).toEqual(FOUND);
 	});
 
 	test('the first Exif APP1 of two wins', () => {
@@ -50,8 +48,7 @@ describe('JPEG', () => {
 		expect(read(buildJpeg(tiff, [JFIF, new Uint8Array([0x12, 0x34])]))).toBeUndefined();
 		expect(read(buildJpeg(tiff, [new Uint8Array([0xff, 0xe0, 0x00, 0x01])]))).toBeUndefined();
 		const whole = buildJpeg(tiff);
-		for (const cut of [3, 4, 10, 20, 30, 60])
-			expect(read(whole.subarray(0, cut))).toBeUndefined();
+		for (const cut of [3, 4, 10, 20, 30, 60]) expect(read(whole.subarray(0, cut))).toBeUndefined();
 		expect(
 			read(new Uint8Array([0xff, 0xd8, 0xff, 0xe1, 0x00, 0x08, ...ascii('Exif\0\0')])),
 		).toBeUndefined();

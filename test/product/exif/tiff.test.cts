@@ -64,15 +64,13 @@ test('an unusable date falls back to the next tag; no usable date at all gives u
 		{ tag: T.DateTimeOriginal, value: '0000:00:00 00:00:00' },
 		...without(ALL, T.DateTimeOriginal),
 	];
-	expect((read(buildTiff('MM', IFD0, zero)))?.tag).toBe('CreateDate');
+	expect(read(buildTiff('MM', IFD0, zero))?.tag).toBe('CreateDate');
 	const blanks = [
 		{ tag: T.DateTimeOriginal, value: '    :  :     :  :  ' },
 		{ tag: T.CreateDate, value: '' },
 		{ tag: T.OffsetTimeOriginal, value: '+02:00' },
 	];
-	expect(
-		read(buildTiff('MM', [{ tag: T.DateTime, value: 'garbage' }], blanks)),
-	).toBeUndefined();
+	expect(read(buildTiff('MM', [{ tag: T.DateTime, value: 'garbage' }], blanks))).toBeUndefined();
 });
 
 test('unusable offsets and sub-seconds are left out, the date kept', () => {
@@ -112,7 +110,7 @@ test('the first of duplicate tags in one IFD is used', () => {
 		{ tag: T.DateTimeOriginal, value: '2020:01:02 03:04:05' },
 		{ tag: T.DateTimeOriginal, value: '2021:01:02 03:04:05' },
 	];
-	expect((read(buildTiff('MM', [], exif)))?.dateTime).toBe('2020-01-02T03:04:05');
+	expect(read(buildTiff('MM', [], exif))?.dateTime).toBe('2020-01-02T03:04:05');
 });
 
 describe('corrupt structures give undefined or what is intact, never a throw', () => {

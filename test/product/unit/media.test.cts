@@ -295,6 +295,7 @@ describe('decideType: name and Content-Type from the name, the MIME type and the
 		['a.cr2', bytes('MM\0*')],
 		['a.ico', ICO],
 		['a.wmv', ASF],
+		['a.bin', JPEG], // octet-stream: no type to contradict
 	])('does not warn for %s, a name of the same container family', (name, head) => {
 		expect(decideType(name, undefined, head, unknownToo)).toMatchObject({ ok: true, warnings: [] });
 	});
