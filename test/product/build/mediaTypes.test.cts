@@ -1,6 +1,6 @@
 // Proves that the committed media type data (mediaTypes.generated.json, written by `npx gulp generate`)
 // holds exactly what the installed mime-types answers, and that the lookup code over it
-// (helpers/mediaTypeTable.ts) answers exactly like mime-types.
+// (helpers/media.ts) answers exactly like mime-types.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import mime from 'mime-types';
@@ -10,7 +10,7 @@ import {
 	MEDIA_TYPE_TO_EXTENSION,
 	extensionForMediaType,
 	lookupMediaType,
-} from '../../../nodes/EventPics/helpers/mediaTypeTable';
+} from '../../../nodes/EventPics/helpers/media';
 
 const HELPERS = path.join(__dirname, '..', '..', '..', 'nodes', 'EventPics', 'helpers');
 /** The versions the committed table was generated from (the JSON's own record; the product reads no version). */

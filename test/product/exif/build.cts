@@ -1,7 +1,5 @@
 /** Builders of synthetic TIFF, JPEG, PNG and HEIF bytes for the unit tests. */
 
-import { TAG } from '../../../nodes/EventPics/helpers/exif/tiff';
-
 export interface Entry {
 	tag: number;
 	/** A string is written as ASCII (type 2) with a NUL; a number as LONG (type 4), count 1. */
@@ -12,8 +10,19 @@ export interface Entry {
 	count?: number;
 }
 
-/** Tag numbers: the reader's own table (the exiftool comparison checks them against exiftool). */
-export const T = TAG;
+/** Tag numbers of the Exif standard (the exiftool comparison reads the same tags by name). */
+export const T = {
+	DateTime: 0x0132,
+	ExifIfd: 0x8769,
+	DateTimeOriginal: 0x9003,
+	CreateDate: 0x9004,
+	OffsetTime: 0x9010,
+	OffsetTimeOriginal: 0x9011,
+	OffsetTimeDigitized: 0x9012,
+	SubSecTime: 0x9290,
+	SubSecTimeOriginal: 0x9291,
+	SubSecTimeDigitized: 0x9292,
+} as const;
 
 export const concat = (...parts: Uint8Array[]) => {
 	const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

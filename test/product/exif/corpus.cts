@@ -1,8 +1,6 @@
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
-import { streamSource } from '../../../nodes/EventPics/helpers/exif';
-
 export const CORPUS_DIR = join(__dirname, '..', '..', 'fixtures', 'exif');
 
 /** The image files of the corpus (not its script, crafting tool or README), sorted. */
@@ -14,24 +12,13 @@ export function corpusFile(name: string): Uint8Array {
 	return new Uint8Array(readFileSync(join(CORPUS_DIR, name)));
 }
 
-/** An async stream of `bytes` in chunks of `chunkSize`, counting the chunks handed out. */
-export function chunked(
-	bytes: Uint8Array,
-	chunkSize: number,
-): AsyncIterable<Uint8Array> & { pulled: number } {
-	const stream = {
-		pulled: 0,
-		async *[Symbol.asyncIterator]() {
-			for (let at = 0; at < bytes.length; at += chunkSize) {
-				const chunk = bytes.slice(at, at + chunkSize);
-				stream.pulled += chunk.length;
-				yield chunk;
-			}
-		},
-	};
-	return stream;
-}
-
-export function streamOf(bytes: Uint8Array, chunkSize = 7, maxBytes?: number) {
-	return streamSource(chunked(bytes, chunkSize), maxBytes);
+/**
+ * `bytes` as a view in the middle of a larger buffer, the file itself again after it: the reader
+ * must keep to the view (its byteOffset and length), as it gets the first MiB of a larger file.
+ */
+export function embedded(bytes: Uint8Array): Uint8Array {
+	const buffer = new Uint8Array(13 + 2 * bytes.length).fill(0xff);
+	buffer.set(bytes, 13);
+	buffer.set(bytes, 13 + bytes.length);
+	return buffer.subarray(13, 13 + bytes.length);
 }

@@ -3,8 +3,8 @@ import {
 	parseExifDate,
 	parseOffset,
 	parseSubSec,
-} from '../../../nodes/EventPics/helpers/exif/datetime';
-import { toEpochMs } from '../../../nodes/EventPics/helpers/exif';
+	toEpochMs,
+} from '../../../nodes/EventPics/helpers/exif';
 
 describe('parseExifDate', () => {
 	test.each([

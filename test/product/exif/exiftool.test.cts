@@ -10,12 +10,8 @@
  */
 import { spawnSync } from 'child_process';
 
-import {
-	bufferSource,
-	type ExifCaptureTime,
-	readCaptureTime,
-} from '../../../nodes/EventPics/helpers/exif';
-import { CORPUS_DIR, CORPUS_FILES, corpusFile, streamOf } from './corpus.cts';
+import { type ExifCaptureTime, readCaptureTime } from '../../../nodes/EventPics/helpers/exif';
+import { CORPUS_DIR, CORPUS_FILES, corpusFile } from './corpus.cts';
 
 const TAGS = [
 	'DateTimeOriginal',
@@ -131,7 +127,7 @@ if (!haveExiftool) {
 			expect(withDates.length).toBeGreaterThanOrEqual(20);
 		});
 
-		test.each(CORPUS_FILES)('%s', async (name) => {
+		test.each(CORPUS_FILES)('%s', (name) => {
 			const difference = DIFFERENCES[name];
 			const reference = difference && 'sameAs' in difference ? difference.sameAs : name;
 			const expected =
@@ -142,9 +138,7 @@ if (!haveExiftool) {
 				expect(expectedFrom(records.get(name) ?? {})).toBeDefined();
 			if (difference && 'sameAs' in difference)
 				expect(expectedFrom(records.get(name) ?? {})).toBeUndefined();
-			const bytes = corpusFile(name);
-			expect(await readCaptureTime(bufferSource(bytes))).toEqual(expected);
-			expect(await readCaptureTime(streamOf(bytes, 5))).toEqual(expected);
+			expect(readCaptureTime(corpusFile(name))).toEqual(expected);
 		});
 	});
 }

@@ -1,4 +1,10 @@
-import { parseEventsResponse, searchMatcher } from '../../../nodes/EventPics/helpers/events';
+import {
+	cachedTitle,
+	named,
+	namedList,
+	parseEvents,
+	searchMatcher,
+} from '../../../nodes/EventPics/helpers/events';
 
 describe('searchMatcher: the dropdowns search text', () => {
 	it('matches titles and ids, ignoring case', () => {
@@ -39,9 +45,9 @@ describe('searchMatcher: the dropdowns search text', () => {
 	});
 });
 
-describe('parseEventsResponse: ids as the node takes them', () => {
+describe('parseEvents: ids as the node takes them, titles as it shows them', () => {
 	it('leaves out events and albums whose id holds an invisible character (bidi, control, zero-width)', () => {
-		const events = parseEventsResponse({
+		const events = parseEvents({
 			events: [
 				{
 					linkId: 'good',
@@ -58,4 +64,47 @@ describe('parseEventsResponse: ids as the node takes them', () => {
 		});
 		expect(events).toEqual([{ linkId: 'good', title: 'Good', albums: [{ id: 'a1', title: 'A' }] }]);
 	});
+
+	it('reads numbers as ids, albumId as the album id, a title cleaned and cut (else the id); leaves out the rest', () => {
+		const events = parseEvents({
+			events: [
+				{
+					linkId: 42,
+					title: ' Anna\n& Ben\u202E ',
+					albums: [{ albumId: 7 }, { id: 'a', title: 't'.repeat(300) }, null],
+				},
+				{ title: 'no id' },
+				{ linkId: 'x'.repeat(1025) },
+				{ linkId: 'e', albums: 'none' },
+			],
+		});
+		expect(events).toEqual([
+			{
+				linkId: '42',
+				title: 'Anna & Ben',
+				albums: [
+					{ id: '7', title: '7' },
+					{ id: 'a', title: `${'t'.repeat(199)}…` },
+				],
+			},
+			{ linkId: 'e', title: 'e', albums: [] },
+		]);
+		for (const body of [{}, null, { events: 'x' }, '{"events":[]}'])
+			expect(parseEvents(body)).toBeUndefined();
+	});
+});
+
+test('names in messages: "title" (id), the id alone when it is the title, at most ten listed', () => {
+	expect(named('A\nB', 'id')).toBe('"A B" (id)');
+	expect(named('x', 'x')).toBe('"x"');
+	expect(named(undefined, 'x')).toBe('"x"');
+	const entries = Array.from({ length: 13 }, (_, i) => ({ title: `T${i}`, id: `id${i}` }));
+	expect(namedList(entries)).toBe(
+		`${entries
+			.slice(0, 10)
+			.map((e) => `"${e.title}" (${e.id})`)
+			.join(', ')} and 3 more`,
+	);
+	expect(cachedTitle({ cachedResultName: ' Party\n2026 ' })).toBe('Party 2026');
+	expect(cachedTitle({ cachedResultName: '' })).toBeUndefined();
 });

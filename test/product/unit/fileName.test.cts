@@ -1,7 +1,8 @@
 import { sanitizeFilename } from 'n8n-workflow';
 
 import {
-	extensionOf,
+	fileNameFromDisposition,
+	fileNameFromUrl,
 	MAX_FILE_NAME_BYTES,
 	sanitizeFileName,
 } from '../../../nodes/EventPics/helpers/fileName';
@@ -42,14 +43,44 @@ describe('sanitizeFileName', () => {
 	});
 });
 
-describe('extensionOf', () => {
+describe('fileNameFromDisposition: RFC 6266, filename* first', () => {
 	it.each([
-		['a.JPG', 'jpg'],
-		['archive.tar.gz', 'gz'],
-		['noext', ''],
-		['.jpg', ''],
-		['dot.', ''],
-	])('%p -> %p', (name, ext) => expect(extensionOf(name)).toBe(ext));
+		['attachment; filename="a.jpg"', 'a.jpg'],
+		['attachment;filename= a b.jpg ;size=3', 'a b.jpg'],
+		['attachment; FILENAME="x.jpg"', 'x.jpg'],
+		[
+			`attachment; filename="fallback.heic"; filename*=UTF-8''Tanz%20%F0%9F%92%83.heic`,
+			'Tanz 💃.heic',
+		],
+		// a malformed percent-encoding, or no charset part: the plain filename
+		[`attachment; filename*=UTF-8''%E0%A4%A; filename="plain.jpg"`, 'plain.jpg'],
+		['attachment; filename*=a.jpg; filename="b.jpg"', 'b.jpg'],
+		['attachment; filename="a \\"quoted\\" name.jpg"', 'a "quoted" name.jpg'],
+		['attachment; filename="a;b.jpg"', 'a;b.jpg'],
+		['attachment; filename="first.jpg"; filename="second.jpg"', 'first.jpg'],
+		['attachment; filename="never closed', 'never closed'],
+		['attachment; filename=""', undefined],
+		["attachment; filename*=UTF-8''", undefined],
+		['inline', undefined],
+		[undefined, undefined],
+	])('%j: %j', (header, name) => {
+		expect(fileNameFromDisposition(header)).toBe(name);
+	});
+
+	it('reads only the first 16 KiB of the header', () => {
+		const header = (padding: number) => `attachment; ${'x'.repeat(padding)}; filename="late.jpg"`;
+		expect(fileNameFromDisposition(header(16_000))).toBe('late.jpg');
+		expect(fileNameFromDisposition(header(17_000))).toBeUndefined();
+	});
+});
+
+test.each([
+	['https://x.test/a/b/IMG%201.jpg?size=2#f', 'IMG 1.jpg'],
+	['https://x.test/photos/', 'photos'],
+	['https://x.test/%E0%A4%A.jpg', '%E0%A4%A.jpg'],
+	['https://x.test/', undefined],
+])('fileNameFromUrl(%j) is %j', (url, name) => {
+	expect(fileNameFromUrl(new URL(url))).toBe(name);
 });
 
 /**

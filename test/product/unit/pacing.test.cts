@@ -69,7 +69,7 @@ function fixedWindow(limit: number) {
 }
 
 /**
- * `files` uploads as the node runs them (transport/upload.ts, retryLoop.ts): per file a paced
+ * `files` uploads as the node runs them (transport/upload.ts): per file a paced
  * getuploadurl (a 429 answers Retry-After: 1, waited out by the file) and then the PUT, which the
  * limit does not count. Requests take 2-20 ms each way; the events list counts once at the start.
  */

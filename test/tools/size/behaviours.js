@@ -16,116 +16,61 @@ const { productFiles } = require('./functions');
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const E = 'nodes/EventPics/';
-const UPLOAD = `${E}actions/photo/upload/`;
+const T = 'nodes/EventPicsTrigger/';
 
 /** Behaviour: the files that hold it (paths from the repository's root). */
 const BEHAVIOURS = {
-	'upload pipeline (items, options, sources, output, PUT, stall watch, binary modes)': [
-		`${E}actions/photo/upload.operation.ts`,
-		`${UPLOAD}itemJobs.ts`,
-		`${UPLOAD}uploadJob.ts`,
-		`${UPLOAD}fileBody.ts`,
-		`${UPLOAD}fileSources.ts`,
-		`${UPLOAD}fileOutput.ts`,
-		`${UPLOAD}uploadOptions.ts`,
-		`${E}transport/binaryStore.ts`,
-		`${E}helpers/binaryMode.ts`,
-		`${E}transport/upload.ts`,
-		`${E}transport/put.ts`,
-		`${E}transport/watch.ts`,
-		`${E}helpers/fileName.ts`,
-		`${E}helpers/optionText.ts`,
-		`${E}helpers/numberOption.ts`,
-	],
-	'API request, retries, errors and their advice': [
+	'API requests, errors and their words, retries (one request path, bounded answers)': [
 		`${E}transport/request.ts`,
-		`${E}transport/api.ts`,
-		`${E}transport/retry.ts`,
-		`${E}transport/errors.ts`,
-		`${UPLOAD}advice.ts`,
+		`${E}helpers/errors.ts`,
+	],
+	'upload pipeline (items, options, one file decided once, output, the PUT and its stall watch)': [
+		`${E}actions/photo/upload.operation.ts`,
+		`${E}actions/photo/file.ts`,
+		`${E}actions/options.ts`,
+		`${E}actions/output.ts`,
+		`${E}transport/upload.ts`,
+	],
+	'URL source and the address policy (redirect hops, egress filter, literal checks)': [
+		`${E}transport/download.ts`,
+		`${E}transport/egress.ts`,
+		`${E}helpers/address.ts`,
+	],
+	'file name, type and wholeness (names, signatures, text refusal, media-type table)': [
+		`${E}helpers/fileName.ts`,
+		`${E}helpers/media.ts`,
+		`${E}helpers/wholeness.ts`,
 	],
 	'EXIF and Taken At (JPEG, TIFF/RAW, HEIF/AVIF, PNG; time zones)': [
-		`${E}helpers/exif/datetime.ts`,
-		`${E}helpers/exif/heif.ts`,
-		`${E}helpers/exif/index.ts`,
-		`${E}helpers/exif/jpeg.ts`,
-		`${E}helpers/exif/png.ts`,
-		`${E}helpers/exif/source.ts`,
-		`${E}helpers/exif/tiff.ts`,
+		`${E}helpers/exif.ts`,
 		`${E}helpers/takenAt.ts`,
-		`${E}helpers/timeZone.ts`,
-		`${E}actions/photo/takenAt.description.ts`,
+	],
+	'Skip Files Uploaded Before, Keep New (history, batches, claims)': [
+		`${E}actions/photo/history.ts`,
+		`${E}actions/photo/keepNew.operation.ts`,
 	],
 	'node shell, parameter descriptions, AI tool': [
 		`${E}EventPics.node.ts`,
 		`${E}actions/router.ts`,
-		`${E}actions/resources.ts`,
-		`${E}actions/descriptions.ts`,
-		`${E}actions/items.ts`,
-		`${E}actions/album/Album.resource.ts`,
-		`${E}actions/event/Event.resource.ts`,
-		`${E}actions/photo/Photo.resource.ts`,
-		`${E}actions/photo/options.description.ts`,
-		`${E}actions/photo/upload.description.ts`,
-		`${E}actions/tool.description.ts`,
+		`${E}actions/node.description.ts`,
 	],
-	'URL source and the address policy (redirect hops, egress filter, literal checks)': [
-		`${E}transport/download.ts`,
-		`${E}helpers/disposition.ts`,
-		`${E}helpers/address.ts`,
-		`${E}transport/egress.ts`,
-		`${E}transport/uploadAddress.ts`,
-	],
-	'file type and content checks (sniffing, text and HTML refusal, media-type table, wholeness)': [
-		`${UPLOAD}fileType.ts`,
-		`${E}helpers/wholeness.ts`,
-		`${E}helpers/mediaType.ts`,
-		`${E}helpers/mediaTypeTable.ts`,
-		`${E}helpers/sniff.ts`,
-		`${E}helpers/contentLook.ts`,
-		`${E}helpers/bytes.ts`,
-	],
-	'events and albums (operations, parsing, names, account)': [
+	'events and albums (operations, the account, parsing, names, list search)': [
 		`${E}actions/account.ts`,
 		`${E}actions/event/get.operation.ts`,
 		`${E}actions/event/getAll.operation.ts`,
 		`${E}actions/album/getAll.operation.ts`,
 		`${E}helpers/events.ts`,
-		`${E}helpers/eventJson.ts`,
-		`${E}helpers/naming.ts`,
+		`${E}methods/listSearch.ts`,
 	],
-	'Skip Files Uploaded Before, Keep New (history, batches, uploads in flight)': [
-		`${UPLOAD}history.ts`,
-		`${UPLOAD}skipPlan.ts`,
-		`${UPLOAD}dedupe.ts`,
-		`${UPLOAD}inFlight.ts`,
-		`${E}actions/photo/keepNew.operation.ts`,
-	],
-	trigger: [
-		'nodes/EventPicsTrigger/EventPicsTrigger.node.ts',
-		'nodes/EventPicsTrigger/description.ts',
-		'nodes/EventPicsTrigger/poll/memory.ts',
-		'nodes/EventPicsTrigger/poll/poll.ts',
-		'nodes/EventPicsTrigger/poll/pollFailure.ts',
-		'nodes/EventPicsTrigger/poll/settings.ts',
-		'nodes/EventPicsTrigger/poll/watched.ts',
-	],
+	trigger: [`${T}EventPicsTrigger.node.ts`, `${T}poll.ts`],
 	'credential, its bounded test, Base URL rule': [
 		'credentials/EventPicsApi.credentials.ts',
 		`${E}methods/credentialTest.ts`,
-		`${E}transport/credentialProbe.ts`,
-		`${E}transport/credential.ts`,
 		`${E}helpers/baseUrl.ts`,
 	],
 	'pacing and concurrency': [`${E}transport/pacing.ts`],
-	'key redaction': [`${E}transport/redact.ts`, `${E}transport/secretForms.ts`],
-	dropdowns: [
-		`${E}methods/index.ts`,
-		`${E}methods/loadEvents.ts`,
-		`${E}methods/searchAlbums.ts`,
-		`${E}methods/searchEvents.ts`,
-	],
-	'text helpers': [`${E}helpers/text.ts`, `${E}helpers/size.ts`],
+	'key redaction': [`${E}helpers/redact.ts`],
+	'text helpers': [`${E}helpers/text.ts`],
 };
 
 /** @param {string} file */

@@ -12,9 +12,8 @@ import { runEventPics, startEmulator } from '../../node/fixture.cts';
 import { fastestMs } from './run.cts';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const answer = () => require('../../../../nodes/EventPics/transport/request');
-const failures = () => require('../../../../nodes/EventPics/transport/errors');
-const errors = () => require('../../../../nodes/EventPics/transport/errors');
+const request = () => require('../../../../nodes/EventPics/transport/request');
+const errors = () => require('../../../../nodes/EventPics/helpers/errors');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const MIB = 1 << 20;
@@ -54,15 +53,12 @@ const errorOf =
 	(body: (key: string) => string): Case =>
 	async () => {
 		const bytes = Buffer.from(body(KEY));
-		let error: Error & { description?: string } = new Error();
+		let error: Error & { description?: string; errorResponse?: { message?: unknown } } =
+			new Error();
 		const ms = fastestMs(() => {
-			const parsed = answer().parseBody(bytes, 401);
-			const failure = failures().httpFailure('geteventsandalbums', {
-				statusCode: 401,
-				headers: {},
-				body: parsed,
-			});
-			error = errors().failureToError(NODE, failure, { secret: KEY, itemIndex: 0 });
+			const parsed = request().parseBody(bytes, 401);
+			const failure = request().statusError('geteventsandalbums', 401, {}, parsed);
+			error = errors().toNodeError(NODE, failure, { secret: KEY, itemIndex: 0 });
 		});
 		const shown = JSON.stringify({
 			...error,
@@ -73,6 +69,7 @@ const errorOf =
 			ms,
 			answerBytes: bytes.length,
 			message: error.message,
+			said: String(error.errorResponse?.message ?? '').slice(0, 400),
 			errorLength: shown.length,
 			keyShown: shown.includes(KEY),
 		};

@@ -26,38 +26,60 @@ export const INPUTS = {
 const fileName = () => require('../../../../nodes/EventPics/helpers/fileName');
 const baseUrl = () => require('../../../../nodes/EventPics/helpers/baseUrl');
 const address = () => require('../../../../nodes/EventPics/helpers/address');
-const disposition = () => require('../../../../nodes/EventPics/helpers/disposition');
 const takenAt = () => require('../../../../nodes/EventPics/helpers/takenAt');
-const mediaType = () => require('../../../../nodes/EventPics/helpers/mediaType');
-const mediaTypeTable = () => require('../../../../nodes/EventPics/helpers/mediaTypeTable');
-const sniff = () => require('../../../../nodes/EventPics/helpers/sniff');
-const retryPolicy = () => require('../../../../nodes/EventPics/transport/retry');
-const redact = () => require('../../../../nodes/EventPics/transport/redact');
-const failures = () => require('../../../../nodes/EventPics/transport/errors');
+const media = () => require('../../../../nodes/EventPics/helpers/media');
+const events = () => require('../../../../nodes/EventPics/helpers/events');
+const redaction = () => require('../../../../nodes/EventPics/helpers/redact');
+const errors = () => require('../../../../nodes/EventPics/helpers/errors');
+const request = () => require('../../../../nodes/EventPics/transport/request');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 type Case = () => Promise<{ ms: number; [detail: string]: unknown }>;
 
 /** A case that calls `call(input)` and reports its time and the size of what it returned. */
 const timed =
-	(input: () => string, call: (text: string) => unknown): Case =>
+	<T,>(input: () => T, call: (value: T) => unknown): Case =>
 	async () => {
-		const text = input();
+		const value = input();
 		let result: unknown;
-		const ms = fastestMs(() => (result = call(text)));
+		const ms = fastestMs(() => (result = call(value)));
 		const shown = typeof result === 'string' ? result : JSON.stringify(result ?? null);
-		return { ms, inputLength: text.length, resultLength: shown.length };
+		return { ms, inputLength: String(value).length, resultLength: shown.length };
 	};
 
-const byInput = (
+type InputName = keyof typeof INPUTS;
+const ALL = Object.keys(INPUTS) as InputName[];
+
+/** One case per input (all, or `names`), each input made ready (outside the time) by `prepare`. */
+const byInput = <T = string,>(
 	prefix: string,
-	call: (text: string) => unknown,
-	names: Array<keyof typeof INPUTS> = Object.keys(INPUTS) as Array<keyof typeof INPUTS>,
+	call: (value: T) => unknown,
+	names: InputName[] = ALL,
+	prepare: (text: string) => T = (text) => text as T,
 ): Record<string, Case> =>
-	Object.fromEntries(names.map((name) => [`${prefix}: ${name}`, timed(() => INPUTS[name], call)]));
+	Object.fromEntries(
+		names.map((name) => [`${prefix}: ${name}`, timed(() => prepare(INPUTS[name]), call)]),
+	);
+
+/** The first bytes the node looks at of a file: its first MiB (actions/photo/file.ts). */
+const head = (bytes: Buffer) => bytes.subarray(0, MB);
 
 const KEY = 'ep_live_0123456789abcdef0123';
 const HEAD = new Uint8Array([0xff, 0xd8, 0xff, 0xe0]);
+
+/** The error a user sees of an answer whose message (and details) the service filled with `text`. */
+const wordsOfAnswer = (text: string) => {
+	const error = request().statusError(
+		'put',
+		400,
+		{},
+		{ code: text, message: text, details: { text } },
+	);
+	return {
+		...errors().wordsOf(error, KEY),
+		details: redaction().redactDetails(error.facts.said.details, 4000, KEY),
+	};
+};
 
 export const cases: Record<string, Case> = {
 	...byInput('sanitizeFileName', (t) => fileName().sanitizeFileName(t)),
@@ -76,23 +98,29 @@ export const cases: Record<string, Case> = {
 		(t) => address().internalHostReason(t),
 	),
 	...byInput('fileNameFromDisposition', (t) =>
-		disposition().fileNameFromDisposition(`attachment; filename="${t}"`),
+		fileName().fileNameFromDisposition(`attachment; filename="${t}"`),
 	),
 	'fileNameFromDisposition: filename*= repeated, no quote': timed(
 		() => `attachment; ${repeat('filename*=a')}`,
-		(t) => disposition().fileNameFromDisposition(t),
+		(t) => fileName().fileNameFromDisposition(t),
 	),
 	'fileNameFromDisposition: filename=" repeated, never closed': timed(
 		() => `attachment; ${repeat('filename="')}`,
-		(t) => disposition().fileNameFromDisposition(t),
+		(t) => fileName().fileNameFromDisposition(t),
 	),
 	'fileNameFromDisposition: backslashes in quotes': timed(
 		() => `attachment; filename="${repeat('\\"')}"`,
-		(t) => disposition().fileNameFromDisposition(t),
+		(t) => fileName().fileNameFromDisposition(t),
 	),
 	'fileNameFromDisposition: percent signs': timed(
 		() => `attachment; filename*=UTF-8''${repeat('%')}`,
-		(t) => disposition().fileNameFromDisposition(t),
+		(t) => fileName().fileNameFromDisposition(t),
+	),
+	...byInput(
+		'fileNameFromUrl',
+		(url: URL) => fileName().fileNameFromUrl(url),
+		['dotsInside', 'slashesInside', 'mixedUnicode'],
+		(t) => new URL(`https://x.test/${t}`),
 	),
 	...byInput('parseTakenAt', (t) =>
 		takenAt().parseTakenAt(`2026-06-20T18:30${t}`, 'Europe/Berlin'),
@@ -105,34 +133,65 @@ export const cases: Record<string, Case> = {
 		() => `1.${repeat('1')}x`,
 		(t) => takenAt().parseTakenAt(t, 'Europe/Berlin'),
 	),
-	...byInput('parseRetryAfter', (t) => retryPolicy().parseRetryAfter(`1${t}`, Date.now()), [
+	...byInput('retryAfterMs', (t) => request().retryAfterMs(`1${t}`, Date.now()), [
 		'spaces',
 		'mixedUnicode',
 	]),
-	'parseRetryAfter: digits then a letter': timed(
+	'retryAfterMs: digits then a letter': timed(
 		() => `${repeat('1')}x`,
-		(t) => retryPolicy().parseRetryAfter(t, Date.now()),
+		(t) => request().retryAfterMs(t, Date.now()),
 	),
 	...byInput('decideType (the binary MIME type)', (t) =>
-		mediaType().decideType('photo', `image/${t}`, HEAD, { allowUnknown: false, allowOther: false }),
+		media().decideType('photo', `image/${t}`, HEAD, { allowUnknown: false, allowOther: false }),
 	),
-	...byInput('lookupMediaType', (t) => mediaTypeTable().lookupMediaType(t)),
-	...byInput('extensionForMediaType', (t) => mediaTypeTable().extensionForMediaType(t)),
+	...byInput('decideType (the file name)', (t) =>
+		media().decideType(t, undefined, HEAD, { allowUnknown: true, allowOther: false }),
+	),
 	...byInput(
-		'mimeTypeMismatch',
-		(t) => sniff().mimeTypeMismatch(`image/${t}`, 'image/jpeg', 'a.jpg'),
-		['spaces', 'mixedUnicode', 'slashesInside'],
+		'decideType (a head of text)',
+		(bytes: Buffer) =>
+			media().decideType('photo.jpg', 'image/jpeg', bytes, {
+				allowUnknown: false,
+				allowOther: false,
+			}),
+		ALL,
+		(t) => head(Buffer.from(t)),
 	),
+	...byInput(
+		'sniffText (UTF-8)',
+		(bytes: Buffer) => media().sniffText(bytes),
+		ALL,
+		(t) => head(Buffer.from(t)),
+	),
+	...byInput(
+		'sniffText (UTF-16)',
+		(bytes: Buffer) => media().sniffText(bytes),
+		ALL,
+		(t) => head(Buffer.from(t, 'utf16le')),
+	),
+	...byInput('lookupMediaType', (t) => media().lookupMediaType(t)),
+	...byInput('extensionForMediaType', (t) => media().extensionForMediaType(t)),
+	...byInput('parseEvents (a title, an album id)', (t) =>
+		events().parseEvents({ events: [{ linkId: 'a', title: t, albums: [{ id: t, title: t }] }] }),
+	),
+	...byInput('searchMatcher', (t) => events().searchMatcher(t.slice(0, 1000))(t, t), [
+		'dotsInside',
+		'mixedUnicode',
+	]),
+	...byInput('named (an id)', (t) => events().named(t, t)),
 	'redact: a megabyte of near-copies of the key': timed(
 		() => repeat(`${KEY.slice(0, -1)}-`),
-		(t) => redact().redact(t, KEY),
+		(t) => redaction().redact(t, KEY),
 	),
 	'redact: a megabyte of one character': timed(
 		() => repeat('e'),
-		(t) => redact().redact(t, 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeex'),
+		(t) => redaction().redact(t, 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeex'),
 	),
+	'the error of an answer whose code, message and details are a megabyte of near-copies of the key':
+		timed(() => repeat(`${KEY.slice(0, -1)}-`), wordsOfAnswer),
+	...byInput('the error of an answer that says', wordsOfAnswer, ['mixedUnicode', 'spaces']),
 	'the S3 error of a PUT answer: <Code> repeated, never closed': timed(
 		() => repeat('<Code>a'),
-		(t) => failures().httpFailure('put', { statusCode: 400, headers: {}, body: t }),
+		(t) => request().statusError('put', 400, {}, t),
 	),
 };
