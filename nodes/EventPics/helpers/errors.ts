@@ -203,7 +203,7 @@ const WORDS: Record<
 	},
 	internal: {
 		summary: (f) =>
-			`The File URL${f.detail ? ` (${f.detail})` : ''} points into an internal network: ${f.url} (${f.reason})`,
+			`The File URL${f.detail ? ` (${f.detail})` : ''} points into an internal network at ${f.url}: ${f.reason}`,
 		advice: (_, n) =>
 			`The node refuses internal addresses, so that a workflow or an AI agent cannot fetch files from this machine or its network. Use a public address${n.internal ? `, or turn on ${n.internal} (only for local set-ups you trust)` : ''}.`,
 	},
@@ -218,7 +218,7 @@ const WORDS: Record<
 		advice: (_, n) => `Raise ${n.maxSize ?? 'Max File Size'} if this file is meant to be uploaded.`,
 	},
 	brokeOff: {
-		summary: (f) => `The download broke off ${f.detail}`,
+		summary: (f) => `The download of the File URL broke off ${f.detail}: ${f.url}`,
 		advice: () =>
 			'The server of the File URL stopped sending the file. Run the workflow again; if it persists, check that server.',
 	},

@@ -256,16 +256,15 @@ async function received(
 		throw tooLarge(`announces ${shownSize(length)} (Content-Length)`);
 	}
 	const counted = countPushes(stream, limits.maxBytes, watch);
-	const brokeOff = (detail: string) =>
-		new EventPicsError('brokeOff', { step: 'download', url: shownAt, detail });
+	const brokeOff = (detail: string, networkCode?: string) =>
+		new EventPicsError('brokeOff', { step: 'download', url: shownAt, detail, networkCode });
 	const failed = (error: unknown) => {
 		if (counted.state.tooLarge)
 			return tooLarge(`sent more; stopped after ${shownSize(counted.state.received)}`);
 		const code = networkFacts('download', error).facts.networkCode;
-		return stopped(
-			shownAt,
-			brokeOff(`after ${shownSize(counted.state.received)} (${code}): ${shownAt}`),
-		);
+		const received = counted.state.received;
+		const sent = length === undefined ? shownSize(received) : progress(received, length);
+		return stopped(shownAt, brokeOff(`after ${sent}`, code));
 	};
 	let start: Awaited<ReturnType<typeof peek>>;
 	try {
@@ -307,12 +306,12 @@ async function received(
 			if (counted.state.tooLarge)
 				throw tooLarge(`sent more; stopped after ${shownSize(counted.state.received)}`);
 			// a watch that fired as the store finished: what was stored may be cut short
-			if (watch.stopped) throw stopped(shownAt, brokeOff(shownAt));
+			if (watch.stopped) throw stopped(shownAt, brokeOff('before its end'));
 			const size = binary.id
 				? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 				: Buffer.from(binary.data, 'base64').length;
 			if (length !== undefined && size !== length)
-				throw brokeOff(`the download ended after ${progress(size, length)}: ${shownAt}`);
+				throw brokeOff(`after ${progress(size, length)}`);
 			return { binary, size };
 		},
 	};

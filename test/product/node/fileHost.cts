@@ -15,8 +15,10 @@ export interface HostRequest {
 	method: string;
 	/** The path (and query) asked for. */
 	path: string;
-	/** The host the client asked for (the proxy case: the host of the absolute URL). */
+	/** The host the client asked for: its Host header (the name, also when the address is pinned). */
 	host: string;
+	/** The host of the address the request went to: in the proxy case, that of the absolute URL (a pinned IP). */
+	addressed: string;
 }
 
 export interface FileHost {
@@ -136,7 +138,12 @@ export async function startFileHost(): Promise<FileHost> {
 			absolute ? undefined : `http://${req.headers.host ?? '127.0.0.1'}`,
 		);
 		const path = `${target.pathname}${target.search}`;
-		requests.push({ method: req.method ?? '', path, host: target.host });
+		requests.push({
+			method: req.method ?? '',
+			path,
+			host: req.headers.host ?? target.host,
+			addressed: target.host,
+		});
 		const handler = routes.get(path) ?? routes.get(target.pathname);
 		if (!handler) return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not here');
 		handler(req, res);

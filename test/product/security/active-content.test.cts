@@ -225,7 +225,7 @@ describe('security: a file named as a photo whose bytes are no photo or video fo
 	it('from a binary field, it is refused as from a URL', async () => {
 		const result = await fromBinary('noise.jpg', NOISE);
 		expect(refusal(result)).toBe(
-			'Input item 0\'s file from binary field "data" is refused: "noise.jpg" would be sent as image/jpeg, but its first bytes are no photo or video format the node knows',
+			'The file from binary field "data" is refused: "noise.jpg" would be sent as image/jpeg, but its first bytes are no photo or video format the node knows',
 		);
 
 		expect(emu.uploads).toHaveLength(0);

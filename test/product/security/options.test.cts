@@ -142,16 +142,16 @@ describe('security: numeric options are checked whatever an expression gives', (
 		});
 		expect(result.items[0].json).toMatchObject({ statusCode: 200 });
 		expect(result.items[1].json.error).toBe(
-			'Option "Max Attempts" is -2, but must be a whole number from 1 to 20 (item 1)',
+			'"Max Attempts" is -2, but must be a whole number from 1 to 20',
 		);
 		expect(emu.uploads).toHaveLength(1);
 	});
 
 	it.each([
-		['={{ 0 }}', '"Limit" is 0, but must be a whole number from 1 to 100000 (item 0)'],
-		['={{ -1 }}', '"Limit" is -1, but must be a whole number from 1 to 100000 (item 0)'],
-		['={{ NaN }}', '"Limit" is NaN, but must be a whole number from 1 to 100000 (item 0)'],
-		['={{ 1.5 }}', '"Limit" is 1.5, but must be a whole number from 1 to 100000 (item 0)'],
+		['={{ 0 }}', '"Limit" is 0, but must be a whole number from 1 to 100000'],
+		['={{ -1 }}', '"Limit" is -1, but must be a whole number from 1 to 100000'],
+		['={{ NaN }}', '"Limit" is NaN, but must be a whole number from 1 to 100000'],
+		['={{ 1.5 }}', '"Limit" is 1.5, but must be a whole number from 1 to 100000'],
 	])('Get Many refuses Limit = %s', async (limit, message) => {
 		for (const parameters of [
 			{ resource: 'event', operation: 'getAll', returnAll: false, limit },

@@ -13,6 +13,7 @@ import {
 } from '../node/fixture.cts';
 import type { FileHost } from '../node/fileHost.cts';
 import { proxyThrough, serve, startFileHost } from '../node/fileHost.cts';
+import { resolveNames } from '../node/names.cts';
 
 /**
  * Threats to the URL source (issue 9, items 2, 3, 5 and 6): server-side request forgery into this
@@ -27,7 +28,7 @@ import { proxyThrough, serve, startFileHost } from '../node/fileHost.cts';
 
 const ALLOW_INTERNAL =
 	'turn on Options > "Allow Internal Addresses" (only for local set-ups you trust)';
-const INTERNAL_DESCRIPTION = `The URL source refuses internal addresses, so that a workflow or an AI agent cannot fetch files from this machine or its network. Use a public address, or ${ALLOW_INTERNAL}.`;
+const INTERNAL_DESCRIPTION = `The node refuses internal addresses, so that a workflow or an AI agent cannot fetch files from this machine or its network. Use a public address, or ${ALLOW_INTERNAL}.`;
 
 const SECRET = Buffer.from('{"AccessKeyId":"ASIA-TEST","SecretAccessKey":"do-not-upload"}');
 const PHOTO = Buffer.concat([
@@ -47,6 +48,8 @@ let host: FileHost;
 let restoreProxy: () => void;
 
 beforeAll(async () => {
+	// public names of the test world: the egress filter resolves them, the request goes to the proxy
+	resolveNames({ 'files.example.com': '93.184.215.14', 'cdn.example.net': '93.184.215.15' });
 	// n8n's own SSRF protection, off as by default; read when its service is first built (first request)
 	const ssrf = Container.get(SsrfProtectionConfig);
 	ssrf.enabled = false;
@@ -105,7 +108,7 @@ describe('SSRF: the URL source refuses internal addresses before any connection'
 		const { nodeError } = await runEventPics({ emu, parameters: fromUrl(address) });
 		const shown = new URL(address).host;
 		expect(nodeError?.message).toBe(
-			`Input item 0 has a File URL that points into an internal network: "${shown}" is ${what}`,
+			`The File URL points into an internal network at ${new URL(address).href}: "${shown}" is ${what}`,
 		);
 		expect(nodeError?.description).toBe(INTERNAL_DESCRIPTION);
 		expect(host.requests).toEqual([]);
@@ -136,7 +139,7 @@ describe('SSRF: the URL source refuses internal addresses before any connection'
 		expect(internalHostReason(new URL(address).hostname)).toBeDefined();
 		const { nodeError } = await runEventPics({ emu, parameters: fromUrl(address) });
 		expect(nodeError?.message).toMatch(
-			/^Input item 0 has a File URL that points into an internal network: ".+" is .+$/,
+			/^The File URL points into an internal network at http:\/\/\S+: ".+" is .+$/,
 		);
 		expect(nodeError?.description).toBe(INTERNAL_DESCRIPTION);
 		expect(host.requests).toEqual([]);
@@ -178,10 +181,9 @@ describe('SSRF through redirects: every hop is checked', () => {
 			emu,
 			parameters: fromUrl('http://files.example.com/r/go'),
 		});
-		const prefix =
-			'Input item 0 has a File URL (after 1 redirect) that points into an internal network: ';
+		const prefix = 'The File URL (after 1 redirect) points into an internal network at ';
 		expect(nodeError?.message.startsWith(prefix)).toBe(true);
-		expect(nodeError?.message.slice(prefix.length)).toMatch(what);
+		expect(nodeError?.message.slice(prefix.length).replace(/^\S+: /, '')).toMatch(what);
 		expect(host.requests.map((r) => `${r.host}${r.path}`)).toEqual(['files.example.com/r/go']);
 		expect(emu.uploads).toHaveLength(0);
 	});
@@ -194,7 +196,7 @@ describe('SSRF through redirects: every hop is checked', () => {
 			parameters: fromUrl('http://files.example.com/a'),
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0 has a File URL (after 2 redirects) that points into an internal network: "10.1.2.3" is a private address',
+			'The File URL (after 2 redirects) points into an internal network at http://10.1.2.3/c: "10.1.2.3" is a private address',
 		);
 		expect(host.requests.map((r) => r.host)).toEqual(['files.example.com', 'cdn.example.net']);
 	});
@@ -206,7 +208,7 @@ describe('SSRF through redirects: every hop is checked', () => {
 			parameters: fromUrl('http://files.example.com/to-file'),
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0 has a File URL (after 1 redirect) that is not http(s): "file:///etc/passwd"',
+			'The File URL (after 1 redirect) is not an http(s) address: file:///etc/passwd',
 		);
 	});
 
@@ -217,7 +219,7 @@ describe('SSRF through redirects: every hop is checked', () => {
 			parameters: fromUrl('http://files.example.com/loop'),
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0 has a File URL that redirects more than 10 times: "http://files.example.com/loop"',
+			'The File URL redirects more than 10 times: http://files.example.com/loop',
 		);
 		expect(host.gets('/loop')).toBe(11);
 	});
@@ -249,13 +251,10 @@ describe("n8n's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED)", () => {
 				parameters: fromUrl(address, { allowInternalAddresses: true }),
 			});
 			expect(nodeError?.message).toBe(
-				`Input item 0 has a File URL that n8n's SSRF protection blocked: "${address}"`,
+				`n8n's SSRF protection blocked the download of ${address}: The target 127.0.0.2 is not allowed. This is a security measure to prevent Server-Side Request Forgery (SSRF). If you need to access internal resources, ask your n8n administrator to allowlist the hostname or IP range in the environment configuration.`,
 			);
-			expect(nodeError?.description).toMatch(
-				/^The target 127\.0\.0\.2 is not allowed\. This is a security measure to prevent Server-Side Request Forgery \(SSRF\)\./,
-			);
-			expect(nodeError?.description).toContain(
-				"(n8n's SSRF protection, N8N_SSRF_PROTECTION_ENABLED, is on.)",
+			expect(nodeError?.description).toBe(
+				'If this address is meant to be reached (a local set-up), allow it in N8N_SSRF_ALLOWED_IP_RANGES or N8N_SSRF_ALLOWED_HOSTNAMES.',
 			);
 			expect(host.requests).toEqual([]);
 		} finally {
@@ -273,10 +272,10 @@ describe('Unbounded downloads: Max File Size', () => {
 			parameters: fromUrl('http://files.example.com/huge.mp4'),
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0 has a File URL whose file is larger than Max File Size (1024 MiB): "http://files.example.com/huge.mp4" announces 10240 MiB (Content-Length)',
+			'The file of the File URL is larger than Max File Size (1024 MiB): http://files.example.com/huge.mp4 announces 10240 MiB (Content-Length)',
 		);
 		expect(nodeError?.description).toBe(
-			'Raise Options > "Max File Size (MB)" if this file is meant to be uploaded.',
+			'Raise Options > "Max File Size (MiB)" if this file is meant to be uploaded.',
 		);
 		expect(Date.now() - started).toBeLessThan(20_000);
 		expect(apiCalls()).toHaveLength(0);
@@ -289,7 +288,7 @@ describe('Unbounded downloads: Max File Size', () => {
 			parameters: fromUrl('http://files.example.com/endless.jpg', { maxFileSizeMb: 2 }),
 		});
 		expect(nodeError?.message).toMatch(
-			/^Input item 0 has a File URL whose file is larger than Max File Size \(2 MiB\): "http:\/\/files\.example\.com\/endless\.jpg" sent more; stopped after 2(\.\d)? MiB$/,
+			/^The file of the File URL is larger than Max File Size \(2 MiB\): http:\/\/files\.example\.com\/endless\.jpg sent more; stopped after 2(\.\d)? MiB$/,
 		);
 		expect(host.endlessBytesSent()).toBeLessThan(16 * 1024 * 1024);
 		expect(apiCalls()).toHaveLength(0);
@@ -308,7 +307,7 @@ describe('Unbounded downloads: Max File Size', () => {
 				parameters: fromUrl(`${host.url}/photo.jpg`, { maxFileSizeMb: value }),
 			});
 			expect(nodeError?.message).toBe(
-				`Option "Max File Size (MB)" is ${shown}, but must be a number from 1 to 1048576 (item 0)`,
+				`"Max File Size (MiB)" is ${shown}, but must be a number from 1 to 1048576`,
 			);
 			expect(host.requests).toEqual([]);
 		},
@@ -328,10 +327,10 @@ describe('Misleading errors of a failing file URL', () => {
 				parameters: fromUrl('http://files.example.com/dropped.jpg'),
 			});
 			expect(nodeError?.message).toMatch(
-				/^Input item 0 could not download "http:\/\/files\.example\.com\/dropped\.jpg": the download (broke off|ended) after 1000 bytes/,
+				/^The download of the File URL broke off after 1000 bytes( of 48\.8 KiB)?: http:\/\/files\.example\.com\/dropped\.jpg$/,
 			);
 			expect(nodeError?.description).toMatch(
-				/^The server of the File URL stopped sending the file( \([A-Z_]+\))?\. Run the workflow again; if it persists, check that server\.$/,
+				/^The server of the File URL stopped sending the file\. Run the workflow again; if it persists, check that server\.( \(GET of the File URL: network error code [A-Z_]+\.\))?$/,
 			);
 			expect(nodeError?.description).not.toMatch(/Base URL|credential/);
 			expect(apiCalls()).toHaveLength(0);
@@ -344,10 +343,10 @@ describe('Misleading errors of a failing file URL', () => {
 			parameters: fromUrl('http://127.0.0.1:9/photo.jpg', { allowInternalAddresses: true }),
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0 could not download "http://127.0.0.1:9/photo.jpg": the server refused the connection (nothing listens there)',
+			'The server of the File URL did not answer the download: the server refused the connection (nothing listens there): http://127.0.0.1:9/photo.jpg',
 		);
 		expect(nodeError?.description).toBe(
-			'No answer came back (ECONNREFUSED). Check that the File URL is right and that its server is reachable from the machine n8n runs on.',
+			'Check that the File URL is right and that its server is reachable from the machine n8n runs on. (GET of the File URL: network error code ECONNREFUSED.)',
 		);
 	});
 });
@@ -361,7 +360,7 @@ describe('Secrets in the File URL', () => {
 			parameters: fromUrl(withPassword('/missing.jpg'), { allowInternalAddresses: true }),
 		});
 		expect(failed.nodeError?.message).toBe(
-			`Input item 0 could not download "${host.url}/missing.jpg": its server answered 404`,
+			`The server of the File URL answered the download with 404: ${host.url}/missing.jpg`,
 		);
 		const { items } = await runEventPics({
 			emu,
@@ -388,7 +387,7 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			parameters: fromUrl('http://files.example.com/album/photo.jpg'),
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0\'s file from the File URL "http://files.example.com/album/photo.jpg" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
+			'The file from the File URL "http://files.example.com/album/photo.jpg" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
 		);
 		expect(nodeError?.description).toBe(
 			'This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, set Options > "File Types" to "Any File".',
@@ -412,7 +411,7 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			],
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0\'s file from binary field "data" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
+			'The file from binary field "data" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
 		);
 		expect(apiCalls()).toHaveLength(0);
 	});
@@ -424,10 +423,10 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			parameters: fromUrl('http://files.example.com/role.txt'),
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0\'s file from the File URL "http://files.example.com/role.txt" is refused: "role.txt" would be sent as text/plain, which is neither a photo nor a video',
+			'The file from the File URL "http://files.example.com/role.txt" is refused: "role.txt" would be sent as text/plain, which is neither a photo nor a video',
 		);
 		expect(nodeError?.description).toBe(
-			'An event album holds photos and videos (image/*, video/*). Give the file its right extension in Options > "File Name", or set Options > "File Types" to "Any File" to upload it anyway.',
+			'An event album holds photos and videos. Give the file its right extension in Options > "File Name", or set Options > "File Types" to "Any File" to upload it anyway.',
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});
@@ -480,7 +479,7 @@ describe("a refused download leaves nothing in n8n's binary store", () => {
 		});
 		expect(packed.length).toBeLessThan(400_000);
 		expect(nodeError?.message).toMatch(
-			/^Input item 0 has a File URL whose file is larger than Max File Size \(10 MiB\): "http:\/\/files\.example\.com\/bomb\.jpg" sent more; stopped after 10(\.\d)? MiB$/,
+			/^The file of the File URL is larger than Max File Size \(10 MiB\): http:\/\/files\.example\.com\/bomb\.jpg sent more; stopped after 10(\.\d)? MiB$/,
 		);
 		expect((await storedBytes()) - before).toBeLessThan(MiB);
 		expect(emu.uploads).toHaveLength(0);
@@ -498,7 +497,7 @@ describe("a refused download leaves nothing in n8n's binary store", () => {
 			parameters: fromUrl('http://files.example.com/bomb-page.jpg'),
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0\'s file from the File URL "http://files.example.com/bomb-page.jpg" is refused: "bomb-page.jpg" would be sent as image/jpeg, but its content is text, not a photo or video',
+			'The file from the File URL "http://files.example.com/bomb-page.jpg" is refused: "bomb-page.jpg" would be sent as image/jpeg, but its content is text, not a photo or video',
 		);
 		expect((await storedBytes()) - before).toBeLessThan(MiB);
 	});
@@ -512,7 +511,7 @@ describe("a refused download leaves nothing in n8n's binary store", () => {
 			parameters: fromUrl('http://files.example.com/text.jpg'),
 		});
 		expect(nodeError?.message).toBe(
-			'Input item 0\'s file from the File URL "http://files.example.com/text.jpg" is refused: "text.jpg" would be sent as image/jpeg, but its content is text, not a photo or video',
+			'The file from the File URL "http://files.example.com/text.jpg" is refused: "text.jpg" would be sent as image/jpeg, but its content is text, not a photo or video',
 		);
 		expect((await storedBytes()) - before).toBeLessThan(MiB);
 		expect(emu.uploads).toHaveLength(0);
