@@ -61,7 +61,7 @@ export function checkedNumber(
 	throw fail(
 		ctx,
 		`"${rule.label}" is ${quoted(value)}, but must be ${range}`,
-		`Set ${where}"${rule.label}" to ${range}; when it is an expression, check what it gives.`,
+		`Set ${where}"${rule.label}" to ${range}${name === 'limit' ? ', or turn on "Return All"' : ''}; when it is an expression, check what it gives.`,
 		itemIndex,
 	);
 }

@@ -263,7 +263,7 @@ describe('example: AI agent with EventPics tools', () => {
 				fileUrl: `${filesUrl}/cake.jpg`,
 			}),
 		).rejects.toThrow(
-			/^Input item 0 has a File URL that points into an internal network: "127\.0\.0\.1:\d+" is a loopback address$/,
+			/^The File URL points into an internal network at http:\/\/127\.0\.0\.1:\d+\/cake\.jpg: "127\.0\.0\.1:\d+" is a loopback address$/,
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});

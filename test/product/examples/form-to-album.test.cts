@@ -73,7 +73,7 @@ describe('example: guest form to album', () => {
 		// a Form node after the trigger makes n8n answer with that page (the trigger's own answer is unused)
 		expect(form.parameters.responseMode).toBeUndefined();
 		const upload = nodeNamed(workflow, 'Upload to EventPics');
-		expect(upload.parameters).toMatchObject({ allBinaryFields: true });
+		expect(upload.parameters).toMatchObject({ binaryPropertyName: '*' });
 		// a failed file becomes an item with outcome "failed", so the guest's page can name it
 		expect(upload.onError).toBe('continueRegularOutput');
 		expect(nodeNamed(workflow, 'Tell the guest')).toMatchObject({
@@ -129,7 +129,7 @@ describe('example: guest form to album', () => {
 		const outcomes = result.outputs['Upload to EventPics'].map((item) => item.json);
 		const failed = outcomes.filter((json) => json.outcome === 'failed');
 		expect(failed).toHaveLength(1);
-		expect(failed[0].reason).toMatch(/answered 400/);
+		expect(failed[0].error).toMatch(/refused .* \(400\)/);
 		expect(emu.uploads.map((u) => u.fileName)).toEqual(
 			outcomes.filter((json) => json.outcome === 'uploaded').map((json) => json.fileName),
 		);

@@ -175,7 +175,7 @@ const refusal = (result: RunResult) =>
 describe('security: active content and secrets are not uploaded as photos', () => {
 	it.each(HOSTILE)('%s from a binary field is refused', async (_what, name, bytes, reason) => {
 		const result = await fromBinary(name, bytes);
-		expect(refusal(result)).toMatch(/^Input item 0's file from binary field "data" is refused: /);
+		expect(refusal(result)).toMatch(/^The file from binary field "data" is refused: /);
 		expect(refusal(result)).toMatch(reason);
 		expect(emu.uploads).toHaveLength(0);
 	});
@@ -191,7 +191,7 @@ describe('security: active content and secrets are not uploaded as photos', () =
 		async (_what, name, bytes, reason) => {
 			const result = await fromAgent(hosted(name, bytes));
 			expect(result.items[0].json.outcome).toBe('failed');
-			expect(String(result.items[0].json.reason)).toMatch(reason);
+			expect(String(result.items[0].json.error)).toMatch(reason);
 			expect(emu.uploads).toHaveLength(0);
 		},
 	);
@@ -245,7 +245,7 @@ describe('security: a file named as a photo whose bytes are no photo or video fo
 	])('%s in a binary field named .jpg is refused, not sent as image/jpeg', async (_what, bytes) => {
 		const result = await fromBinary('photo.jpg', bytes);
 		expect(refusal(result)).toMatch(
-			/^Input item 0's file from binary field "data" is refused: "photo\.jpg" would be sent as image\/jpeg, but /,
+			/^The file from binary field "data" is refused: "photo\.jpg" would be sent as image\/jpeg, but /,
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});

@@ -44,7 +44,7 @@ describe('security: the API key never follows a redirect to another host', () =>
 	const expectRedirectError = (result: RunResult, status: number, step: string) => {
 		expect(result.status).toBe('error');
 		expect(result.nodeError?.message).toBe(
-			`${step} answered ${status}, a redirect to ${emu.elsewhereUrl}. The node does not follow redirects of calls that carry the API key, so the key was not sent there`,
+			`EventPics answered ${step} with a redirect to ${emu.elsewhereUrl} (${status}); the node does not follow redirects of calls that carry the API key, so the key was not sent there`,
 		);
 		expect(result.nodeError?.description).toContain(
 			'Check the Base URL in the EventPics credential',
@@ -62,7 +62,7 @@ describe('security: the API key never follows a redirect to another host', () =>
 				parameters: { resource: 'event', operation: 'getAll', returnAll: true },
 			});
 			expectNothingReachedElsewhere();
-			expectRedirectError(result, status, 'Listing the events (GET /geteventsandalbums)');
+			expectRedirectError(result, status, 'the request for the events list');
 			expect(emu.requests.filter((r) => r.url === '/geteventsandalbums')).toHaveLength(1);
 		},
 	);
@@ -86,7 +86,7 @@ describe('security: the API key never follows a redirect to another host', () =>
 				],
 			});
 			expectNothingReachedElsewhere();
-			expectRedirectError(result, status, 'Asking for an upload address (POST /getuploadurl)');
+			expectRedirectError(result, status, 'the request for an upload address');
 			// a redirect is not retried: it would only be refused again
 			expect(emu.requests.filter((r) => r.url === '/getuploadurl')).toHaveLength(1);
 			expect(emu.uploads).toHaveLength(0);
@@ -110,7 +110,7 @@ describe('security: the API key never follows a redirect to another host', () =>
 				(error: Error) => error.message,
 			);
 			expectNothingReachedElsewhere();
-			expect(outcome).toContain(`answered ${status}, a redirect to ${emu.elsewhereUrl}.`);
+			expect(outcome).toContain(`with a redirect to ${emu.elsewhereUrl} (${status});`);
 		},
 	);
 
@@ -142,7 +142,7 @@ describe('security: the API key never follows a redirect to another host', () =>
 			emu,
 			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
 		});
-		expect(result.nodeError?.message).toContain(`answered 307, a redirect to ${emu.baseUrl}.`);
+		expect(result.nodeError?.message).toContain(`with a redirect to ${emu.baseUrl} (307);`);
 		expect(emu.requests.filter((r) => r.server === 'api')).toHaveLength(1);
 	});
 });

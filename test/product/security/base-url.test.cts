@@ -9,7 +9,6 @@ import {
 	testCredential,
 } from '../node/fixture.cts';
 
-
 /** The Event dropdown's list search with a credential of this Base URL. */
 const searchEvents = (emu: Emulator, baseUrl: string) =>
 	callListSearch({
@@ -137,25 +136,30 @@ describe('security: node and credential test agree on the Base URL (odd loopback
 	const reasonFor = (baseUrl: string, parsed: string) =>
 		`"${baseUrl}" writes its host in another form than ${parsed}. For http:// write the host as 127.0.0.1, localhost or [::1] (http:// is accepted only for these).`;
 
-	it.each([0, 1, 2])('odd spelling %p: node, dropdown and credential test refuse it with the same words', async (index) => {
-		const [, baseUrl, parsed] = odd()[index];
-		const reason = reasonFor(baseUrl, parsed);
-		const run = await runEventPics({
-			emu,
-			baseUrl,
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
-		});
-		expect(run.nodeError?.message).toBe(`The Base URL of the EventPics credential is refused: ${reason}`);
-		const search = searchEvents(emu, baseUrl);
-		await expect(search).rejects.toThrow(reason);
-		const tested = await testCredential({
-			credentialType: 'eventPicsApi',
-			credentialTypes,
-			credentials: { apiKey: emu.apiKey, baseUrl },
-		});
-		expect(tested).toEqual({ status: 'Error', message: `The Base URL is refused: ${reason}` });
-		expect(emu.requests).toHaveLength(0);
-	});
+	it.each([0, 1, 2])(
+		'odd spelling %p: node, dropdown and credential test refuse it with the same words',
+		async (index) => {
+			const [, baseUrl, parsed] = odd()[index];
+			const reason = reasonFor(baseUrl, parsed);
+			const run = await runEventPics({
+				emu,
+				baseUrl,
+				parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			});
+			expect(run.nodeError?.message).toBe(
+				`The Base URL of the EventPics credential is refused: ${reason}`,
+			);
+			const search = searchEvents(emu, baseUrl);
+			await expect(search).rejects.toThrow(reason);
+			const tested = await testCredential({
+				credentialType: 'eventPicsApi',
+				credentialTypes,
+				credentials: { apiKey: emu.apiKey, baseUrl },
+			});
+			expect(tested).toEqual({ status: 'Error', message: `The Base URL is refused: ${reason}` });
+			expect(emu.requests).toHaveLength(0);
+		},
+	);
 
 	it('the same host written plainly is accepted by the node and the credential test', async () => {
 		const baseUrl = `http://127.0.0.1:${port()}`;

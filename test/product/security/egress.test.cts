@@ -58,7 +58,7 @@ describe("the URL source asks n8n's egress filter, which resolves host names", (
 			parameters: fromUrl('http://files.example.test/secret.json'),
 		});
 		expect(nodeError?.message).toBe(
-			`Input item 0 has a File URL that points into an internal network: ${INTERNAL}`,
+			`The File URL points into an internal network at http://files.example.test/secret.json: ${INTERNAL}`,
 		);
 		expect(nodeError?.description).toContain('Allow Internal Addresses');
 		expect(host.requests).toEqual([]);
@@ -71,7 +71,7 @@ describe("the URL source asks n8n's egress filter, which resolves host names", (
 			parameters: fromUrl('http://files.example.com/to-internal'),
 		});
 		expect(nodeError?.message).toBe(
-			`Input item 0 has a File URL (after 1 redirect) that points into an internal network: ${INTERNAL}`,
+			`The File URL (after 1 redirect) points into an internal network at http://files.example.test/secret.json: ${INTERNAL}`,
 		);
 		expect(host.requests.map((r) => `${r.host}${r.path}`)).toEqual([
 			'files.example.com/to-internal',

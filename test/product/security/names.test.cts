@@ -1,5 +1,11 @@
 import type { Emulator } from '../node/fixture.cts';
-import { binaryFromBuffer, mediaBytes, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
+import {
+	binaryFromBuffer,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from '../node/fixture.cts';
 
 const named = (fileName: string, mimeType = 'image/jpeg') => ({
 	binary: { data: binaryFromBuffer(mediaBytes(700), { fileName, mimeType }) },
@@ -68,15 +74,15 @@ describe('security: names and values are what they look like', () => {
 		['={{ 1e20 }}', '100000000000000000000 is outside the accepted range'],
 		['={{ 0 }}', '0 is not a positive Unix timestamp'],
 		['={{ -86400000 }}', '-86400000 is not a positive Unix timestamp'],
-		['={{ DateTime.fromObject({ year: -5 }) }}', 'is not a positive Unix timestamp'],
+		['={{ DateTime.fromObject({ year: -5 }) }}', 'is outside the accepted range, 1970-01-01 to'],
 		['9999-12-31T00:00:00Z', '"9999-12-31T00:00:00Z" is outside the accepted range'],
-	])('Taken At %s is refused, naming the item and the field', async (takenAt, reason) => {
+	])('Taken At %s is refused, naming the field', async (takenAt, reason) => {
 		const result = await runEventPics({
 			emu,
 			parameters: uploadParameters({ takenAt: { source: 'value', value: takenAt } }),
 			inputItems: [named('t.jpg')],
 		});
-		expect(result.nodeError?.message).toContain('Taken At Value of item 0 cannot be read: ');
+		expect(result.nodeError?.message).toContain('"Taken At" cannot be read: ');
 		expect(result.nodeError?.message).toContain(reason);
 		expect(emu.requests.filter((r) => r.url === '/getuploadurl')).toHaveLength(0);
 	});
@@ -88,7 +94,7 @@ describe('security: names and values are what they look like', () => {
 			parameters: uploadParameters({ takenAt: { source: 'value', value: String(ahead) } }),
 			inputItems: [named('t.jpg')],
 		});
-		expect(result.items[0].json).toMatchObject({ takenAt: ahead, takenAtSource: 'value' });
+		expect(result.items[0].json).toMatchObject({ takenAtMs: ahead, takenAtSource: 'value' });
 	});
 
 	it('an unknown binary id names the item and the field instead of a bare "File not found"', async () => {
@@ -104,7 +110,7 @@ describe('security: names and values are what they look like', () => {
 			inputItems: [{ binary: { data: missing } }],
 		});
 		expect(result.nodeError?.message).toMatch(
-			/^Input item 0 has a binary field "data" whose stored file cannot be found in n8n's binary data \(id "filesystem-v2:.+"\)/,
+			/^The stored file of binary field "data" cannot be found in n8n's binary data \(id "filesystem-v2:.+"\)/,
 		);
 		expect(result.nodeError?.description).toBe(
 			'Run the node that produced the file again in this workflow, so that its file is stored anew.',

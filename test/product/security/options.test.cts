@@ -94,7 +94,7 @@ describe('security: numeric options are checked whatever an expression gives', (
 				inputItems: [photo()],
 			});
 			expect(result.status).toBe('error');
-			expect(result.nodeError?.message).toBe(`Option ${reason} (item 0)`);
+			expect(result.nodeError?.message).toBe(reason);
 			expect(result.nodeError?.description).toMatch(
 				/^Set Options > ".+" to a (whole )?number from /,
 			);
@@ -166,7 +166,7 @@ describe('security: numeric options are checked whatever an expression gives', (
 			const result = await runEventPics({ emu, parameters });
 			expect(result.nodeError?.message).toBe(message);
 			expect(result.nodeError?.description).toBe(
-				'Set "Limit" to a whole number from 1 to 100000, or turn on "Return All".',
+				'Set "Limit" to a whole number from 1 to 100000, or turn on "Return All"; when it is an expression, check what it gives.',
 			);
 		}
 	});
@@ -192,7 +192,7 @@ describe('security: text options are read as text whatever an expression gives',
 		});
 		const first = await runEventPics({ emu, parameters, inputItems: [withId('a'), withId('b')] });
 		expect(first.items.map((item) => item.json.outcome)).toEqual(['uploaded', 'uploaded']);
-		expect(first.items[0].json.dedupeKey).toBe(
+		expect(first.items[0].json.historyKey).toBe(
 			'wedding-anna-ben/booth/key:{"id":"a","meta":{"a":["a",true],"z":1}}',
 		);
 		// the next run knows both, and only them
@@ -211,17 +211,21 @@ describe('security: text options are read as text whatever an expression gives',
 	});
 
 	it.each([
-		['an object', '={{ { name: "a.jpg" } }}'],
-		['a list', '={{ ["a.jpg"] }}'],
-		['a boolean', '={{ true }}'],
-	])('a File Name that is %s is an error naming the option and the item', async (kind, fileName) => {
-		const result = await runEventPics({
-			emu,
-			parameters: uploadParameters({ options: { fileName } }),
-			inputItems: [photo()],
-		});
-		expect(result.nodeError?.message).toBe(`Option "File Name" of item 0 is ${kind}, but must be text`);
-		expect(result.nodeError?.description).toContain('{{ $json.name }}.jpg');
-		expect(emu.uploads).toHaveLength(0);
-	});
+		['an object', '={{ { name: "a.jpg" } }}', 'an object'],
+		['a list', '={{ ["a.jpg"] }}', 'a list'],
+		['a boolean', '={{ true }}', 'true'],
+	])(
+		'a File Name that is %s is an error naming the option and the item',
+		async (_kind, fileName, shown) => {
+			const result = await runEventPics({
+				emu,
+				parameters: uploadParameters({ options: { fileName } }),
+				inputItems: [photo()],
+			});
+			expect(result.nodeError?.message).toBe(`"File Name" is ${shown}, but must be text`);
+			expect(result.nodeError?.context.itemIndex).toBe(0);
+			expect(result.nodeError?.description).toContain('{{ $json.name }}.jpg');
+			expect(emu.uploads).toHaveLength(0);
+		},
+	);
 });

@@ -22,7 +22,11 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
 
 describe('security: a URL-source download always ends', () => {
 	let emu: Emulator & {
-		addDownload: (name: string, bytes: Buffer, o?: { contentType?: string; length?: boolean }) => string;
+		addDownload: (
+			name: string,
+			bytes: Buffer,
+			o?: { contentType?: string; length?: boolean },
+		) => string;
 	};
 	let url: string;
 	beforeAll(async () => (emu = (await startEmulator()) as typeof emu));
@@ -93,7 +97,9 @@ describe('security: a URL-source download always ends', () => {
 		const [result, seconds] = await download({ timeoutSeconds: 1 });
 		// 16 KiB/s owes 32 KiB/s once 1 s has passed: behind at about 2 s (the whole file needs 18 s)
 		expect(result.nodeError?.message).toMatch(
-			new RegExp(`^Input item 0 could not download "${url}": its server sent [\\d.]+ KiB in \\d s, less than 256 kbit/s`),
+			new RegExp(
+				`^Input item 0 could not download "${url}": its server sent [\\d.]+ KiB in \\d s, less than 256 kbit/s`,
+			),
 		);
 		expect(seconds).toBeGreaterThanOrEqual(1.5);
 		expect(seconds).toBeLessThan(8);

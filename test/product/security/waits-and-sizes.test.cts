@@ -1,5 +1,11 @@
 import type { Emulator } from '../node/fixture.cts';
-import { binaryFromBuffer, mediaBytes, runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
+import {
+	binaryFromBuffer,
+	mediaBytes,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from '../node/fixture.cts';
 
 const photo = (name = 'w.jpg') => ({
 	binary: { data: binaryFromBuffer(mediaBytes(800), { fileName: name, mimeType: 'image/jpeg' }) },
@@ -161,22 +167,26 @@ describe('security: every wait is bounded and every answer capped', () => {
 		['0', { retryAfter: 0 }],
 		['-1', { retryAfter: '-1' }],
 		['a date a minute ago', { retryAfterDateIn: -60 }],
-	])('a Retry-After of %s asks for no wait: the tries still back off, never back to back', async (_, retryAfter) => {
-		// on the PUT: its tries reuse the address, so no pacing of getuploadurl spaces them
-		emu.addFault({ endpoint: 'put', kind: 'status', status: 429, ...retryAfter });
-		const result = await runEventPics({
-			emu,
-			parameters: uploadParameters({ options: { maxAttempts: 3 } }),
-			inputItems: [photo()],
-		});
-		expect(result.nodeError?.message).toBe(
-			'Uploading the file to the upload address (PUT) answered 429: SlowDown: Please reduce your request rate',
-		);
-		const sent = emu.requests.filter((r) => r.method === 'PUT').map((r) => r.startedAt);
-		expect(sent).toHaveLength(3);
-		// the first backoff is 250-500 ms (before: 8 tries in about no time)
-		for (let i = 1; i < sent.length; i++) expect(sent[i] - sent[i - 1]).toBeGreaterThanOrEqual(240);
-	});
+	])(
+		'a Retry-After of %s asks for no wait: the tries still back off, never back to back',
+		async (_, retryAfter) => {
+			// on the PUT: its tries reuse the address, so no pacing of getuploadurl spaces them
+			emu.addFault({ endpoint: 'put', kind: 'status', status: 429, ...retryAfter });
+			const result = await runEventPics({
+				emu,
+				parameters: uploadParameters({ options: { maxAttempts: 3 } }),
+				inputItems: [photo()],
+			});
+			expect(result.nodeError?.message).toBe(
+				'Uploading the file to the upload address (PUT) answered 429: SlowDown: Please reduce your request rate',
+			);
+			const sent = emu.requests.filter((r) => r.method === 'PUT').map((r) => r.startedAt);
+			expect(sent).toHaveLength(3);
+			// the first backoff is 250-500 ms (before: 8 tries in about no time)
+			for (let i = 1; i < sent.length; i++)
+				expect(sent[i] - sent[i - 1]).toBeGreaterThanOrEqual(240);
+		},
+	);
 
 	it('a Retry-After of 3000000 s holds neither the file nor the others: the shared pause is cut to Max Total Wait', async () => {
 		emu.addFault({
@@ -216,7 +226,9 @@ describe('security: every wait is bounded and every answer capped', () => {
 		expect(result.nodeError?.message).toBe(
 			'Uploading the file to the upload address (PUT) sent all 800 bytes, then no answer came within 1 s (Timeout) of the time its last bytes could arrive, so the node stopped waiting',
 		);
-		expect(result.nodeError?.description).toContain('The connection to the storage stopped moving data.');
+		expect(result.nodeError?.description).toContain(
+			'The connection to the storage stopped moving data.',
+		);
 		expect(seconds).toBeLessThan(4.5);
 	});
 

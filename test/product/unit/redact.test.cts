@@ -90,7 +90,7 @@ test("wordsOf: the service's words are redacted whole, then cut, in the message 
 	});
 	const { message } = wordsOf(error, KEY);
 	expect(message).toMatch(
-		/^EventPics refused the upload to the storage \(400\): c{95}\[reda… \(13 more characters not shown\): m{990}\[redacted … \(3010 more characters not shown\)$/,
+		/^The storage refused the upload \(400\): c{95}\[reda… \(13 more characters not shown\): m{990}\[redacted … \(3010 more characters not shown\)$/,
 	);
 	expect(message).not.toContain(encoded.slice(0, 8));
 	expect(message).not.toContain('ep_');
