@@ -51,6 +51,9 @@ async function resolve(filter: NodeEgressFilter, hostname: string) {
 	);
 }
 
+/** The filter's answers, by name, for each run of a node (its context). */
+const resolved = new WeakMap<object, Map<string, ReturnType<typeof resolve>>>();
+
 /**
  * Where to connect for `url` (a File URL or one of its redirects, an upload address), or the refusal
  * of an internal address. The name is resolved once, through n8n's egress filter, its addresses
@@ -83,13 +86,18 @@ export async function checkedTarget(
 	if (literal) throw refuse(literal);
 	const filter = egressFilter(ctx);
 	if (!filter) return same;
-	const found = await resolve(filter, url.hostname.replace(/^\[|\]$/g, ''));
+	// one answer per name for the node's run: every request of the run connects to that address
+	let answers = resolved.get(ctx);
+	if (!answers) resolved.set(ctx, (answers = new Map()));
+	const hostname = url.hostname.replace(/^\[|\]$/g, '');
+	let answer = answers.get(hostname);
+	if (!answer) answers.set(hostname, (answer = resolve(filter, hostname)));
+	const found = await answer;
 	if ('refused' in found) throw refuse(found.refused);
 	const address = found.addresses[0];
 	const inside = internalHostReason(address.includes(':') ? `[${address}]` : address);
 	if (inside) throw refuse(`a name that resolves to ${address}, ${inside}`);
-	if (found.addresses.length === 1 && found.addresses[0] === url.hostname.replace(/^\[|\]$/g, ''))
-		return same;
+	if (found.addresses.length === 1 && found.addresses[0] === hostname) return same;
 	const pinned = new URL(url.href);
 	pinned.hostname = address.includes(':') ? `[${address}]` : address;
 	return {

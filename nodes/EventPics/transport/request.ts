@@ -217,8 +217,9 @@ export function retryAfterMs(value: string | undefined, nowMs = Date.now()): num
 }
 
 /**
- * The failure a non-2xx answer stands for, with what the service said: its Error object, or an
- * S3-style XML error (any other text is nobody's business in an error).
+ * The failure a non-2xx answer stands for, with what the service said: the EventPics API's Error
+ * object, or the storage's S3-style XML error. Anything else, and whatever a File URL's server
+ * says, is nobody's business in an error: an upload address or a File URL may point anywhere.
  */
 export function statusError(
 	step: Step,
@@ -226,8 +227,10 @@ export function statusError(
 	headers: Record<string, unknown>,
 	body: unknown,
 ) {
-	const object = typeof body === 'object' && body !== null ? (body as IDataObject) : undefined;
-	const text = typeof body === 'string' ? body.slice(0, 64 * 1024) : '';
+	const api = step === 'geteventsandalbums' || step === 'getuploadurl';
+	const object =
+		api && typeof body === 'object' && body !== null ? (body as IDataObject) : undefined;
+	const text = step === 'put' && typeof body === 'string' ? body.slice(0, 64 * 1024) : '';
 	const said = object
 		? {
 				code: typeof object.code === 'string' ? object.code : undefined,

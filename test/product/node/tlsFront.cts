@@ -28,7 +28,7 @@ export interface TlsFront {
 	uploadOrigin: string;
 	/** The storage front on 127.0.0.1, for https://127.0.0.1:<port> upload addresses. */
 	storagePort: number;
-	/** Names the proxy was asked to connect to. */
+	/** Hosts (names or addresses) the proxy was asked to connect to. */
 	tunnels: string[];
 	/** Key and certificate (valid for 127.0.0.1 too), for another https server of a test. */
 	serverOptions: { key: string; cert: string };
@@ -37,6 +37,8 @@ export interface TlsFront {
 
 export const API_HOST = 'api.eventpics.test';
 export const STORAGE_HOST = 'storage.eventpics.test';
+/** The public address the test world's DNS gives the storage (../node/names.cts): the node connects to it. */
+export const STORAGE_ADDRESS = '93.184.215.14';
 
 function certificates(dir: string): { ca: string; key: string; cert: string } {
 	const openssl = (args: string[]) =>
@@ -135,7 +137,7 @@ export async function startTlsFront(emu: Emulator): Promise<TlsFront> {
 		client.on('close', () => open.delete(client));
 		const host = (req.url ?? '').split(':')[0];
 		front.tunnels.push(host);
-		const port = ports[host];
+		const port = ports[host] ?? (host === STORAGE_ADDRESS ? ports[STORAGE_HOST] : undefined);
 		if (!port) return void client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
 		const server = connect(port, '127.0.0.1', () => {
 			client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
