@@ -224,11 +224,8 @@ export const CHECKABLE_TYPES: ReadonlySet<string> = new Set([
 /** Text whose first characters say what it is: HTML, markup, JSON, or plain text. */
 function textKind(text: string): string {
 	let start = 0;
-	while (
-		start < text.length &&
-		(text.charCodeAt(start) <= 0x20 || text.charCodeAt(start) === 0xfeff)
-	)
-		start++;
+	// spaces, NULs and other controls before the first sign; not ESC, which starts coloured text
+	while (start < text.length && /[\0-\x1a\x1c-\x20\ufeff]/.test(text[start])) start++;
 	const head = text.slice(start, start + 64).toLowerCase();
 	if (/^<(!doctype html|html|head|body|script|meta|title|div|p[\s>]|!--)/.test(head)) return 'HTML';
 	if (head.startsWith('<')) return 'XML or markup';
@@ -260,10 +257,17 @@ export function sniffText(bytes: Uint8Array): string | undefined {
 		if (bytes[2 * i + 1] === 0) zeroOdd++;
 		if (bytes[2 * i] === 0) zeroEven++;
 	}
+	// a byte-order mark says UTF-16 whatever the script (CJK text has few zero bytes)
+	const bom =
+		bytes[0] === 0xff && bytes[1] === 0xfe
+			? 'utf-16le'
+			: bytes[0] === 0xfe && bytes[1] === 0xff
+				? 'utf-16be'
+				: undefined;
 	const utf16 =
-		zeroOdd >= pairs * 0.8 ? 'utf-16le' : zeroEven >= pairs * 0.8 ? 'utf-16be' : undefined;
+		bom ?? (zeroOdd >= pairs * 0.8 ? 'utf-16le' : zeroEven >= pairs * 0.8 ? 'utf-16be' : undefined);
 	if (utf16) {
-		const text = new TextDecoder(utf16).decode(bytes);
+		const text = new TextDecoder(utf16).decode(bytes.subarray(0, 1 << 16));
 		let printable = 0;
 		for (const char of text) {
 			const code = char.codePointAt(0)!;
@@ -275,7 +279,8 @@ export function sniffText(bytes: Uint8Array): string | undefined {
 	let textual = 0;
 	for (let at = 0; at < bytes.length;) {
 		const byte = bytes[at];
-		if ((byte >= 0x20 && byte < 0x7f) || byte === 0x09 || byte === 0x0a || byte === 0x0d) {
+		// printable ASCII, tab, line feed, form feed, carriage return, and ESC (coloured terminal text)
+		if ((byte >= 0x20 && byte < 0x7f) || [0x09, 0x0a, 0x0c, 0x0d, 0x1b].includes(byte)) {
 			textual++;
 			at++;
 			continue;
@@ -284,7 +289,10 @@ export function sniffText(bytes: Uint8Array): string | undefined {
 		textual += length;
 		at += Math.max(1, length);
 	}
-	return textual >= bytes.length * 0.9 ? textKind(new TextDecoder().decode(bytes)) : undefined;
+	// the kind is in the first characters: 4 KiB decoded are plenty
+	return textual >= bytes.length * 0.9
+		? textKind(new TextDecoder().decode(bytes.subarray(0, 4096)))
+		: undefined;
 }
 
 /** Media types whose content is text by nature (SVG among them: markup that can carry scripts). */

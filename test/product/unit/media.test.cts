@@ -141,6 +141,23 @@ describe('sniffText: text sent as a photo', () => {
 			),
 		],
 		['UTF-16BE HTML with a BOM', 'HTML', utf16be('\uFEFF<html><body>sign in')],
+		// a BOM says UTF-16 even where few bytes are zero (Japanese text)
+		[
+			'CJK UTF-16LE text with a BOM',
+			'text',
+			Buffer.concat([
+				Buffer.from([0xff, 0xfe]),
+				Buffer.from(
+					'写真のアルバムへようこそ。ログインしてください。写真のアルバムへようこそ。',
+					'utf16le',
+				),
+			]),
+		],
+		[
+			'coloured terminal text (ESC)',
+			'text',
+			bytes([0x1b], '[31mERROR[0m upload failed: token expired'),
+		],
 		// a few NULs, stray high bytes or a broken UTF-8 sequence do not hide text
 		[
 			'secrets with NULs',
