@@ -7,7 +7,8 @@
  * Sets up a throw-away n8n user folder with the package installed as the Community Nodes panel
  * does, the emulator credential and the examples, creates the owner account through n8n's REST API
  * on 127.0.0.1, then opens each example on the canvas with headless Chromium, and the booth
- * example's EventPics node with its parameters:
+ * example's upload after a run from the editor (one photo copied into the folder while "Execute
+ * workflow" listens: a run from the editor takes the trigger's first event):
  *   test/tools/docs/n8n-photo-booth-folder.png, n8n-ai-agent-tools.png, n8n-upload-node.png
  * and the guest form example's last page after a guest sent a photo and a text file:
  *   test/tools/docs/n8n-guest-form-ending.png
@@ -24,6 +25,7 @@ const { installIntoUserFolder } = require('../n8n-app/community-install');
 const n8n = require('../n8n-app/n8n');
 const { ownerSession } = require('../n8n-app/owner');
 const { launchBrowser } = require('./browser');
+const { executeWorkflowOnEvent } = require('../editor/ui');
 
 async function main() {
 	await ensureN8n();
@@ -39,10 +41,8 @@ async function main() {
 		const booth = path.join(work, 'booth', 'outbox');
 		fs.mkdirSync(booth, { recursive: true });
 		const samples = path.join(__dirname, '..', '..', 'fixtures', 'samples');
-		for (const name of fs.readdirSync(samples).filter((n) => /\.(jpg|png|heic)$/.test(n))) {
-			fs.copyFileSync(path.join(samples, name), path.join(booth, name));
-		}
-		const env = n8n.n8nEnv(userFolder, { N8N_RESTRICT_FILE_ACCESS_TO: path.dirname(booth) });
+		// what the booth example needs: the Local File Trigger allowed, the booth folder readable, ...
+		const env = n8n.n8nEnv(userFolder, n8n.boothSettings(path.dirname(booth)));
 		const credentialFile = path.join(work, 'credential.json');
 		n8n.writeCredentialFile(credentialFile, { apiKey: emulator.apiKey, baseUrl: emulator.baseUrl });
 		await n8n.mustRun(['import:credentials', `--input=${credentialFile}`], env);
@@ -90,17 +90,15 @@ async function main() {
 			.locator('[data-test-id="canvas-node"]', { hasText: 'Upload to EventPics' })
 			.first();
 		await upload.waitFor({ timeout: 60_000 });
-		// run it as a user does: "Execute workflow" reads the sample photos and uploads them to the emulator
-		await page.locator('[data-test-id="execute-workflow-button"]').first().click();
-		const deadline = Date.now() + 60_000;
-		while (emulator.uploads.length < 5 && Date.now() < deadline) await page.waitForTimeout(250);
-		if (emulator.uploads.length < 5)
-			throw new Error(`the editor run uploaded ${emulator.uploads.length} of 5 photos`);
-		await page.waitForTimeout(1500);
+		// run it as a user does: "Execute workflow" listens to the folder, the booth writes a photo
+		await executeWorkflowOnEvent(page, () =>
+			fs.copyFileSync(path.join(samples, 'booth-0001.jpg'), path.join(booth, 'booth-0001.jpg')),
+		);
+		if (emulator.uploads.length !== 1)
+			throw new Error(`the editor run uploaded ${emulator.uploads.length} photos, not 1`);
 		await upload.dblclick();
-		// the event and album show their names, which the node's list search fetched from the emulator
-		await page.locator('input[value="Anna & Ben\'s Wedding"]').first().waitFor({ timeout: 30_000 });
-		await page.locator('input[value="Photo booth"]').first().waitFor({ timeout: 30_000 });
+		// the upload takes the event and album picked in Keep new photos, by expression
+		await page.getByText('EventPics: 1 file uploaded.').first().waitFor({ timeout: 30_000 });
 		await page.waitForTimeout(1000);
 		const out = path.join(__dirname, 'n8n-upload-node.png');
 		await page.screenshot({ path: out });

@@ -16,9 +16,9 @@ const ui = require('./ui');
 
 const SAMPLES = path.join(__dirname, '..', '..', 'fixtures', 'samples');
 
-/** The hint of the run that begins a node's history of Skip Files Uploaded Before. */
+/** The hint of the run that begins a workflow's history of Skip Files Uploaded Before. */
 const NEW_HISTORY =
-	"EventPics: this run began the node's history of uploaded files (Skip Files Uploaded Before). Files uploaded before the option was on are not in it, so any of them in this run went up again.";
+	"EventPics: this run began the workflow's history of uploaded files (Skip Files Uploaded Before). Files uploaded before the option was on are not in it, so any of them in this run went up again.";
 
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {(name: string, body: () => Promise<Page | void>) => Promise<void>} Check */
@@ -35,11 +35,10 @@ async function uploadsReach(emulator, count, page) {
  */
 async function runChecks({ check, page, context, app }) {
 	await check('upload-from-the-editor', async () => {
-		const photos = fs.readdirSync(SAMPLES).filter((n) => /\.(jpg|png|heic)$/.test(n));
-		for (const name of photos)
-			fs.copyFileSync(path.join(SAMPLES, name), path.join(app.booth, name));
-		// the example as a user imports it: Event and Album are picked from the user's own lists
-		await ui.openNode(page, app.url, loadExample('photo-booth-folder').id, 'Upload to EventPics');
+		const booth = loadExample('photo-booth-folder');
+		// the example as a user imports it: Event and Album are picked in Keep new photos, from
+		// the user's own lists; the upload takes them from there
+		await ui.openNode(page, app.url, booth.id, 'Keep new photos');
 		assert.deepEqual(
 			[await ui.rlValue(page, 'event'), await ui.rlValue(page, 'album')],
 			['', ''],
@@ -50,13 +49,22 @@ async function runChecks({ check, page, context, app }) {
 		await ui.escape(page);
 		await ui.escape(page);
 		await ui.saveWorkflow(page);
+		// "Execute workflow" listens to the folder; the booth writes a photo, the trigger reports it
+		// (one event: a run from the editor takes the first) and the run uploads it
+		const photo = 'booth-0001.jpg';
 		const before = app.emulator.uploads.length;
-		await ui.executeWorkflow(page);
-		await uploadsReach(app.emulator, before + photos.length, page);
+		await ui.executeWorkflowOnEvent(page, () =>
+			fs.copyFileSync(path.join(SAMPLES, photo), path.join(app.booth, photo)),
+		);
+		await uploadsReach(app.emulator, before + 1, page);
+		assert.equal(app.emulator.uploads.at(-1).fileName, photo);
+		await ui.openNodeOnCanvas(page, 'Keep new photos');
+		assert.deepEqual((await ui.outputPane(page)).hints, ['EventPics: 1 of 1 file is new.']);
+		await ui.escape(page);
 		await ui.openNodeOnCanvas(page, 'Upload to EventPics');
 		const output = await ui.outputPane(page);
-		// the example has Skip Files Uploaded Before on: its first run in this n8n began the history
-		assert.deepEqual(output.hints, [NEW_HISTORY, `EventPics: ${photos.length} files uploaded.`]);
+		// no NEW_HISTORY here: Keep New asked the history first, so the upload does not find it empty
+		assert.deepEqual(output.hints, ['EventPics: 1 file uploaded.']);
 		// the example keeps Simplify on: no empty "reason" column beside uploaded files
 		assert.deepEqual(output.columns.slice(0, 2), ['outcome', 'fileName']);
 		assert.deepEqual([...output.columns].sort(), [
@@ -68,8 +76,25 @@ async function runChecks({ check, page, context, app }) {
 			'takenAt',
 			'warnings',
 		]);
-		// every row has every column (the undated photo's takenAt is null, not missing)
+		assert.match(output.text, /uploaded/);
 		assert.doesNotMatch(output.text, /undefined/);
+		// the run kept what the user picked and the upload's expressions (n8n autosaves a few
+		// seconds after a run; issue 30 saw it empty fields there)
+		await page.waitForTimeout(8000);
+		const stored = await ui.storedWorkflow(page, booth.id);
+		/** @param {string} name */
+		const target = (name) => {
+			const { event, album } = stored.nodes.find(
+				(/** @type {any} */ n) => n.name === name,
+			).parameters;
+			return [event.value, album.value];
+		};
+		assert.deepEqual(target('Keep new photos'), ['wedding-anna-ben', 'booth']);
+		const shipped = booth.nodes.find((/** @type {any} */ n) => n.name === 'Upload to EventPics');
+		assert.deepEqual(target('Upload to EventPics'), [
+			shipped.parameters.event.value,
+			shipped.parameters.album.value,
+		]);
 	});
 
 	await check('run-says-what-it-did', async () => {

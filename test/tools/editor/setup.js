@@ -300,7 +300,8 @@ async function startApp() {
 		fs.mkdirSync(booth, { recursive: true });
 		const mixed = path.join(work, 'booth', 'mixed');
 		fs.mkdirSync(mixed, { recursive: true });
-		const env = n8n.n8nEnv(userFolder, { N8N_RESTRICT_FILE_ACCESS_TO: path.dirname(booth) });
+		// what the booth example needs: the Local File Trigger allowed, the booth folder readable, ...
+		const env = n8n.n8nEnv(userFolder, n8n.boothSettings(path.dirname(booth)));
 		const credentialFile = path.join(work, 'credentials.json');
 		/** @param {{ id: string, name: string }} c @param {{ apiKey: string, baseUrl: string }} data */
 		const credential = (c, data) => ({

@@ -57,6 +57,20 @@ async function executeWorkflow(page) {
 	await page.waitForTimeout(1500);
 }
 
+/**
+ * Clicks "Execute workflow" on a workflow whose trigger waits for an event (the Local File Trigger:
+ * n8n listens, the button reads "Executing workflow" and a stop button shows), makes the event
+ * happen, and waits until the run it started ended. @param {Page} page @param {() => void} event
+ */
+async function executeWorkflowOnEvent(page, event) {
+	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+	const stop = page.locator('[data-test-id="stop-execution-button"]').first();
+	await stop.waitFor({ state: 'visible', timeout: TIMEOUT });
+	event();
+	await stop.waitFor({ state: 'hidden', timeout: 90_000 });
+	await page.waitForTimeout(1500);
+}
+
 /** Opens the node panel from an empty workflow and searches it. @param {Page} page @param {string} url @param {string} query */
 async function searchNode(page, url, query) {
 	await page.goto(`${url}/workflow/new`, { waitUntil: 'networkidle' });
@@ -204,6 +218,7 @@ module.exports = {
 	openNodeOnCanvas,
 	openNode,
 	executeWorkflow,
+	executeWorkflowOnEvent,
 	searchNode,
 	rlValue,
 	rlOpen,

@@ -48,6 +48,35 @@ function n8nEnv(userFolder, extra = {}) {
 }
 
 /**
+ * The n8n settings the booth example needs, as docs/running-at-scale.md ("A photo booth all night")
+ * tells operators to set them, so the tiers run what the docs say: the Local File Trigger allowed
+ * (NODES_EXCLUDE), the booth folder readable (N8N_RESTRICT_FILE_ACCESS_TO, there `/srv/booth`, here
+ * `boothRoot`), binary data on disk, a few production runs at once.
+ * @param {string} boothRoot the folder above the booth's outbox (what Read/Write Files may read)
+ * @returns {Record<string, string>}
+ */
+function boothSettings(boothRoot) {
+	const doc = fs.readFileSync(path.join(paths.REPO_ROOT, 'docs', 'running-at-scale.md'), 'utf8');
+	const section = doc.split(/^## /m).find((part) => part.startsWith('A photo booth all night'));
+	/** @type {Record<string, string>} */
+	const settings = {};
+	for (const [, name, value] of (section ?? '').matchAll(/^\| `([A-Z0-9_]+)=([^`]*)` \|/gm))
+		settings[name] = name === 'N8N_RESTRICT_FILE_ACCESS_TO' ? boothRoot : value;
+	const expected = [
+		'NODES_EXCLUDE',
+		'N8N_RESTRICT_FILE_ACCESS_TO',
+		'N8N_DEFAULT_BINARY_DATA_MODE',
+		'N8N_CONCURRENCY_PRODUCTION_LIMIT',
+	];
+	assert.deepEqual(
+		Object.keys(settings).sort(),
+		expected.sort(),
+		'docs/running-at-scale.md, "A photo booth all night": its settings table is not the one the tiers read',
+	);
+	return settings;
+}
+
+/**
  * `env` with a free N8N_PORT and N8N_RUNNERS_BROKER_PORT, unless it names them: every n8n process,
  * CLI commands included, starts a task broker (5679 by default in n8n 2.x), so two on one machine
  * would collide.
@@ -337,6 +366,7 @@ module.exports = {
 	LOCAL_ENCRYPTION_KEY,
 	EMULATOR_CREDENTIAL,
 	n8nEnv,
+	boothSettings,
 	runCli,
 	withOwnPorts,
 	mustRun,

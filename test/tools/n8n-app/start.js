@@ -9,17 +9,25 @@
  *   - installs this package (its current build) into the n8n user folder as the Community Nodes
  *     panel does
  *   - starts the EventPics emulator (http://127.0.0.1:8787) and imports a credential for it
- *   - imports the example workflows once (the booth example reads <cache>/booth/outbox, which gets
- *     the sample photos)
- *   - starts n8n on http://localhost:5678; Ctrl-C stops n8n and the emulator
+ *   - imports the example workflows (again when one changed in examples/ since; the booth example
+ *     watches <cache>/booth/outbox, which starts with the sample photos)
+ *   - starts n8n on http://localhost:5678 with what the booth example needs (the Local File Trigger
+ *     allowed, the booth folder readable: docs/running-at-scale.md); Ctrl-C stops n8n and the
+ *     emulator
  *
  * Flags: --port <n> (default 5678), --fresh (start over with an empty n8n user folder).
  */
 
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { startEmulator } = require('../emulator');
-const { EMULATOR_TARGET, EXAMPLES, loadExample } = require('../examples/examples');
+const {
+	EMULATOR_TARGET,
+	EXAMPLES,
+	FOLDER: EXAMPLES_FOLDER,
+	loadExample,
+} = require('../examples/examples');
 const { ensureN8n, log } = require('./install');
 const { installIntoUserFolder } = require('./community-install');
 const n8n = require('./n8n');
@@ -42,18 +50,24 @@ function parseArgs(argv) {
 }
 
 /**
- * Imports the examples that this user folder has not had yet (so your edits stay).
+ * Imports each example this user folder does not have as shipped now: new ones, and those whose
+ * file in examples/ changed since their last import (the import replaces that workflow, so your
+ * edits of an unchanged example stay).
  * @param {NodeJS.ProcessEnv} env
  * @param {string} boothFolder
- * @returns {Promise<string[]>} names imported now
+ * @returns {Promise<{ added: string[], updated: string[] }>} the examples imported now
  */
 async function importExamples(env, boothFolder) {
 	const marker = path.join(paths.userFolder, '.eventpics-examples.json');
-	/** @type {string[]} */
-	const done = fs.existsSync(marker) ? JSON.parse(fs.readFileSync(marker, 'utf8')) : [];
-	const imported = [];
+	// before: the names imported (a list); now: each name with the hash of the file imported
+	const read = fs.existsSync(marker) ? JSON.parse(fs.readFileSync(marker, 'utf8')) : {};
+	/** @type {Record<string, string>} */
+	const done = Array.isArray(read) ? Object.fromEntries(read.map((name) => [name, ''])) : read;
+	const result = { added: /** @type {string[]} */ ([]), updated: /** @type {string[]} */ ([]) };
 	for (const { name } of EXAMPLES) {
-		if (done.includes(name)) continue;
+		const shipped = fs.readFileSync(path.join(EXAMPLES_FOLDER, `${name}.json`));
+		const hash = crypto.createHash('sha256').update(shipped).digest('hex');
+		if (done[name] === hash) continue;
 		const file = path.join(paths.userFolder, `example-${name}.json`);
 		fs.writeFileSync(
 			file,
@@ -61,11 +75,11 @@ async function importExamples(env, boothFolder) {
 		);
 		await n8n.mustRun(['import:workflow', `--input=${file}`], env);
 		fs.rmSync(file);
-		done.push(name);
-		imported.push(name);
+		(name in done ? result.updated : result.added).push(name);
+		done[name] = hash;
 	}
 	fs.writeFileSync(marker, JSON.stringify(done));
-	return imported;
+	return result;
 }
 
 async function main() {
@@ -94,14 +108,17 @@ async function main() {
 
 	const boothRoot = path.join(paths.cacheRoot, 'booth');
 	const boothFolder = path.join(boothRoot, 'outbox');
+	const samplesFolder = path.join(paths.REPO_ROOT, 'test', 'fixtures', 'samples');
 	if (!fs.existsSync(boothFolder)) {
 		fs.mkdirSync(boothFolder, { recursive: true });
-		const samples = path.join(paths.REPO_ROOT, 'test', 'fixtures', 'samples');
-		for (const name of fs.readdirSync(samples).filter((n) => /\.(jpg|png|heic)$/.test(n))) {
-			fs.copyFileSync(path.join(samples, name), path.join(boothFolder, name));
+		for (const name of fs.readdirSync(samplesFolder).filter((n) => /\.(jpg|png|heic)$/.test(n))) {
+			fs.copyFileSync(path.join(samplesFolder, name), path.join(boothFolder, name));
 		}
 	}
+	// what the booth example needs (docs/running-at-scale.md), and n8n's own folder for files
+	const booth = n8n.boothSettings(boothRoot);
 	const env = n8n.n8nEnv(paths.userFolder, {
+		...booth,
 		N8N_RESTRICT_FILE_ACCESS_TO: `${boothRoot};~/.n8n-files`,
 	});
 
@@ -117,6 +134,8 @@ async function main() {
 		await n8n.mustRun(['import:credentials', `--input=${credentialFile}`], env);
 		fs.rmSync(credentialFile);
 		const imported = await importExamples(env, boothFolder);
+		if (imported.updated.length > 0)
+			log(`examples changed in examples/, imported again: ${imported.updated.join(', ')}`);
 
 		const brokerPort = (await n8n.portIsFree(options.port + 1))
 			? options.port + 1
@@ -134,7 +153,13 @@ async function main() {
 			'  First visit: create the owner account (it stays in this local n8n).',
 			`  Credential "${n8n.EMULATOR_CREDENTIAL.name}" points at the emulator: ${emulator.baseUrl}`,
 			`  Example workflows: ${EXAMPLES.map((e) => `"${e.title}"`).join(', ')}`,
-			`  The booth example reads ${boothFolder} (put photos there, then "Run now").`,
+			`  Set for the booth example: ${Object.keys(booth)
+				.map((name) => `${name}=${env[name]}`)
+				.join(' ')}`,
+			`  The booth example watches ${boothFolder}: open it and Publish (or "Execute workflow" for`,
+			'  one photo), then drop a photo into that folder, e.g.',
+			`    cp ${path.join(samplesFolder, 'booth-0001.jpg')} ${boothFolder}/booth-$(date +%s).jpg`,
+			'  Each photo goes up once, whole; the ones there already go up when the trigger starts.',
 			`  Uploaded photos: ${emulator.baseUrl}/`,
 			`  n8n user folder: ${paths.userFolder} (npm run n8n -- --fresh starts over)`,
 			'Press Ctrl-C to stop n8n and the emulator.',
