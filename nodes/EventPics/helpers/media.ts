@@ -225,7 +225,8 @@ export const CHECKABLE_TYPES: ReadonlySet<string> = new Set([
 function textKind(text: string): string {
 	let start = 0;
 	// spaces, NULs and other controls before the first sign; not ESC, which starts coloured text
-	while (start < text.length && /[\0-\x1a\x1c-\x20\ufeff]/.test(text[start])) start++;
+	const skipped = (code: number) => (code <= 0x20 && code !== 0x1b) || code === 0xfeff;
+	while (start < text.length && skipped(text.charCodeAt(start))) start++;
 	const head = text.slice(start, start + 64).toLowerCase();
 	if (/^<(!doctype html|html|head|body|script|meta|title|div|p[\s>]|!--)/.test(head)) return 'HTML';
 	if (head.startsWith('<')) return 'XML or markup';

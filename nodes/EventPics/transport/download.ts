@@ -3,6 +3,7 @@ import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-w
 import { afterRedirects, EventPicsError, progress } from '../helpers/errors';
 import { fileNameFromDisposition, sanitizeFileName } from '../helpers/fileName';
 import { capText, headerText, shown, shownDuration, shownSize } from '../helpers/text';
+import type { Target } from './egress';
 import { checkedTarget } from './egress';
 import type { TransferWatch } from './request';
 import {
@@ -131,25 +132,8 @@ export async function startDownload(
 		minBytesPerSecond: SLOWEST_LINK_BYTES_PER_SECOND,
 	});
 	const signal = withCancel(ctx, watch.signal);
-	const shownAddress = shownUrl(address);
-	/** The failure of a download its watch stopped, else `otherwise`. */
-	const stopped = (url: string, otherwise: EventPicsError) => {
-		const timeout = `${shownDuration(limits.timeoutMs)} (Timeout)`;
-		if (watch.stopped === 'tooSlow') {
-			const detail = `its server sent ${shownSize(watch.bytes)} in ${shownDuration(Date.now() - watch.startedAt)}, less than 256 kbit/s, the least the node waits for (at most ${timeout} plus its size at that rate)`;
-			return new EventPicsError('tooSlow', { step: 'download', url, detail });
-		}
-		if (!watch.stopped) return otherwise;
-		const when =
-			watch.bytes === 0
-				? 'its server sent nothing'
-				: `no data came after ${shownSize(watch.bytes)}`;
-		return new EventPicsError('stalled', {
-			step: 'download',
-			url,
-			detail: `${when} for ${timeout}: ${url}`,
-		});
-	};
+	const stopped = (url: string, otherwise: EventPicsError) =>
+		stoppedDownload(watch, limits.timeoutMs, url, otherwise);
 	let started = false;
 	try {
 		let url = address;
@@ -169,52 +153,18 @@ export async function startDownload(
 				shownUrl(url),
 				where,
 			);
-			let response: IN8nHttpFullResponse;
-			try {
-				response = (await ctx.helpers.httpRequest.call(callerWith(ctx, signal), {
-					method: 'GET',
-					url: target.url,
-					// uncompressed, so that Content-Length is the file's size
-					headers: { ...target.headers, 'Accept-Encoding': 'identity' },
-					agentOptions: target.agentOptions,
-					encoding: 'stream',
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					disableFollowRedirect: true,
-					abortSignal: signal,
-				})) as IN8nHttpFullResponse;
-			} catch (error) {
+			const response = await getHop(ctx, signal, target).catch((error: unknown) => {
 				throw stopped(shownUrl(url), networkFacts('download', error, { url: shownUrl(url) }));
-			}
+			});
 			const headers = (response.headers ?? {}) as Record<string, unknown>;
-			const location = headerText(headers, 'location');
+			const stream = response.body as BinaryStream;
 			if (response.statusCode >= 200 && response.statusCode <= 299) {
-				const stream = response.body as BinaryStream;
 				const download = await received(ctx, { url, headers, stream, limits, watch, stopped });
 				started = true;
 				return download;
 			}
-			(response.body as BinaryStream).destroy();
-			if (!REDIRECTS.has(response.statusCode) || !location) {
-				const facts = {
-					step: 'download' as const,
-					url: shownUrl(url),
-					statusCode: response.statusCode,
-				};
-				throw new EventPicsError('status', facts);
-			}
-			if (redirects >= MAX_REDIRECTS)
-				throw new EventPicsError('redirects', {
-					step: 'download',
-					url: shownAddress,
-					detail: `redirects more than ${MAX_REDIRECTS} times`,
-				});
-			const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
-			if (!next) {
-				const detail = `redirects to something that is not an address (${shown(location)})`;
-				throw new EventPicsError('redirects', { step: 'download', url: shownAddress, detail });
-			}
-			url = next;
+			stream.destroy();
+			url = nextHop(url, response.statusCode, headerText(headers, 'location'), redirects, address);
 		}
 	} finally {
 		// a download that came (its first bytes read) ends its watch when stored or let go
@@ -222,97 +172,146 @@ export async function startDownload(
 	}
 }
 
-/** A 2xx answer: its size checked against the limit, its first bytes read; stored when the caller says. */
-async function received(
-	ctx: IExecuteFunctions,
-	answer: {
-		url: URL;
-		headers: Record<string, unknown>;
-		stream: BinaryStream;
-		limits: DownloadLimits;
-		watch: TransferWatch;
-		stopped: (url: string, otherwise: EventPicsError) => EventPicsError;
-	},
-): Promise<Download> {
-	const { url, headers, stream, limits, watch, stopped } = answer;
-	const shownAt = shownUrl(url);
+/** One GET of a hop: uncompressed (so that Content-Length is the file's size), its body a stream. */
+async function getHop(ctx: IExecuteFunctions, signal: AbortSignal, target: Target) {
+	return (await ctx.helpers.httpRequest.call(callerWith(ctx, signal), {
+		method: 'GET',
+		url: target.url,
+		headers: { ...target.headers, 'Accept-Encoding': 'identity' },
+		agentOptions: target.agentOptions,
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		abortSignal: signal,
+	})) as IN8nHttpFullResponse;
+}
+
+/** The failure of a download its watch stopped, else `otherwise`. */
+function stoppedDownload(
+	watch: TransferWatch,
+	timeoutMs: number,
+	url: string,
+	otherwise: EventPicsError,
+) {
+	const timeout = `${shownDuration(timeoutMs)} (Timeout)`;
+	if (watch.stopped === 'tooSlow') {
+		const detail = `its server sent ${shownSize(watch.bytes)} in ${shownDuration(Date.now() - watch.startedAt)}, less than 256 kbit/s, the least the node waits for (at most ${timeout} plus its size at that rate)`;
+		return new EventPicsError('tooSlow', { step: 'download', url, detail });
+	}
+	if (!watch.stopped) return otherwise;
+	const when =
+		watch.bytes === 0 ? 'its server sent nothing' : `no data came after ${shownSize(watch.bytes)}`;
+	return new EventPicsError('stalled', {
+		step: 'download',
+		url,
+		detail: `${when} for ${timeout}: ${url}`,
+	});
+}
+
+/** Where a non-2xx answer leads: the next hop of a redirect, or the failure it is. */
+function nextHop(
+	url: URL,
+	statusCode: number,
+	location: string | undefined,
+	redirects: number,
+	address: URL,
+): URL {
+	if (!REDIRECTS.has(statusCode) || !location)
+		throw new EventPicsError('status', { step: 'download', url: shownUrl(url), statusCode });
+	const fail = (detail: string) =>
+		new EventPicsError('redirects', { step: 'download', url: shownUrl(address), detail });
+	if (redirects >= MAX_REDIRECTS) throw fail(`redirects more than ${MAX_REDIRECTS} times`);
+	if (!URL.canParse(location, url.href))
+		throw fail(`redirects to something that is not an address (${shown(location)})`);
+	return new URL(location, url);
+}
+
+/** The file's size by its Content-Length, unless compressed (then that is not the size of the file). */
+function announcedLength(headers: Record<string, unknown>): number | undefined {
 	const encoded = headerText(headers, 'content-encoding');
 	const declared = Number(headerText(headers, 'content-length'));
-	// a compressed answer's Content-Length is not the size of the file it unpacks to
-	const length =
-		Number.isSafeInteger(declared) && declared >= 0 && (!encoded || encoded === 'identity')
-			? declared
-			: undefined;
-	const tooLarge = (sent: string) =>
+	return Number.isSafeInteger(declared) && declared >= 0 && (!encoded || encoded === 'identity')
+		? declared
+		: undefined;
+}
+
+/** The failures of a download that came: larger than Max File Size, or broken off. */
+const downloadErrors = (url: string, maxBytes: number) => ({
+	tooLarge: (reason: string) =>
 		new EventPicsError('fileTooLarge', {
 			step: 'download',
-			url: shownAt,
-			detail: shownSize(limits.maxBytes),
-			reason: sent,
-		});
+			url,
+			detail: shownSize(maxBytes),
+			reason,
+		}),
+	brokeOff: (detail: string, networkCode?: string) =>
+		new EventPicsError('brokeOff', { step: 'download', url, detail, networkCode }),
+});
+
+interface Answer {
+	url: URL;
+	headers: Record<string, unknown>;
+	stream: BinaryStream;
+	limits: DownloadLimits;
+	watch: TransferWatch;
+	stopped: (url: string, otherwise: EventPicsError) => EventPicsError;
+}
+
+/** A 2xx answer: its size checked against the limit, its first bytes read; stored when the caller says. */
+async function received(ctx: IExecuteFunctions, answer: Answer): Promise<Download> {
+	const { url, headers, stream, limits, watch, stopped } = answer;
+	const shownAt = shownUrl(url);
+	const length = announcedLength(headers);
+	const { tooLarge, brokeOff } = downloadErrors(shownAt, limits.maxBytes);
 	if (length !== undefined && length > limits.maxBytes) {
 		stream.destroy();
 		watch.end();
 		throw tooLarge(`announces ${shownSize(length)} (Content-Length)`);
 	}
 	const counted = countPushes(stream, limits.maxBytes, watch);
-	const brokeOff = (detail: string, networkCode?: string) =>
-		new EventPicsError('brokeOff', { step: 'download', url: shownAt, detail, networkCode });
 	const failed = (error: unknown) => {
-		if (counted.state.tooLarge)
-			return tooLarge(`sent more; stopped after ${shownSize(counted.state.received)}`);
+		const { received, tooLarge: over } = counted.state;
+		if (over) return tooLarge(`sent more; stopped after ${shownSize(received)}`);
 		const code = networkFacts('download', error).facts.networkCode;
-		const received = counted.state.received;
 		const sent = length === undefined ? shownSize(received) : progress(received, length);
 		return stopped(shownAt, brokeOff(`after ${sent}`, code));
 	};
-	let start: Awaited<ReturnType<typeof peek>>;
-	try {
-		start = await peek(stream, 4096);
-	} catch (error) {
-		counted.end();
-		watch.end();
-		throw failed(error);
-	}
 	const finish = () => {
 		counted.end();
 		watch.end();
 	};
+	const start = await peek(stream, 4096).catch((error: unknown) => {
+		finish();
+		throw failed(error);
+	});
+	const contentType = headerText(headers, 'content-type')?.split(';')[0].trim() || undefined;
+	const disposition = fileNameFromDisposition(headerText(headers, 'content-disposition'));
+	const store = async (fileName: string | undefined) => {
+		const binary = await ctx.helpers
+			.prepareBinaryData(start.whole ? start.bytes : stream, fileName, contentType)
+			.catch((error: unknown) => {
+				throw failed(error);
+			})
+			.finally(finish);
+		if (counted.state.tooLarge) throw failed(undefined);
+		// a watch that fired as the store finished: what was stored may be cut short
+		if (watch.stopped) throw stopped(shownAt, brokeOff('before its end'));
+		const size = binary.id
+			? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
+			: Buffer.from(binary.data, 'base64').length;
+		if (length !== undefined && size !== length) throw brokeOff(`after ${progress(size, length)}`);
+		return { binary, size };
+	};
 	return {
 		head: start.bytes.subarray(0, 4096),
 		finalUrl: url,
-		contentType: headerText(headers, 'content-type')?.split(';')[0].trim() || undefined,
-		fileName:
-			sanitizeFileName(fileNameFromDisposition(headerText(headers, 'content-disposition')) ?? '') ||
-			undefined,
+		contentType,
+		fileName: sanitizeFileName(disposition ?? '') || undefined,
 		cancel: () => {
 			stream.destroy();
 			finish();
 		},
-		store: async (fileName) => {
-			let binary: IBinaryData;
-			try {
-				const contentType = headerText(headers, 'content-type')?.split(';')[0].trim() || undefined;
-				binary = await ctx.helpers.prepareBinaryData(
-					start.whole ? start.bytes : stream,
-					fileName,
-					contentType,
-				);
-			} catch (error) {
-				throw failed(error);
-			} finally {
-				finish();
-			}
-			if (counted.state.tooLarge)
-				throw tooLarge(`sent more; stopped after ${shownSize(counted.state.received)}`);
-			// a watch that fired as the store finished: what was stored may be cut short
-			if (watch.stopped) throw stopped(shownAt, brokeOff('before its end'));
-			const size = binary.id
-				? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
-				: Buffer.from(binary.data, 'base64').length;
-			if (length !== undefined && size !== length)
-				throw brokeOff(`after ${progress(size, length)}`);
-			return { binary, size };
-		},
+		store,
 	};
 }

@@ -6,7 +6,7 @@ import { headerText, shown, shownDuration, shownSize } from '../helpers/text';
 import type { Target } from './egress';
 import { checkedTarget } from './egress';
 import type { RateSignals } from './pacing';
-import type { AnswerStream, Policy } from './request';
+import type { AnswerStream, Policy, TransferWatch } from './request';
 import {
 	callerWith,
 	isTransient,
@@ -77,11 +77,70 @@ function rateProbe() {
 	};
 }
 
+/** What a PUT has sent so far, and whether its answer began. */
+interface PutState {
+	bytes: number;
+	whole: boolean;
+	answering: boolean;
+}
+
+/**
+ * The watch over a PUT's body: a stream's bytes are counted as the request takes them (it is paused
+ * until n8n pipes it, so no byte goes elsewhere); a body held in memory cannot be watched (n8n writes
+ * it in one go): it gets Timeout plus its size at 256 kbit/s.
+ */
+function watchBody(body: Body, size: number, timeoutMs: number) {
+	const stream = Buffer.isBuffer(body) ? undefined : body;
+	const state: PutState = { bytes: stream ? 0 : size, whole: !stream, answering: false };
+	const watch = watchTransfer(
+		stream
+			? { stallMs: timeoutMs }
+			: {
+					stallMs: Infinity,
+					deadlineMs: timeoutMs + (size / SLOWEST_LINK_BYTES_PER_SECOND) * 1000,
+				},
+	);
+	const probe = rateProbe();
+	stream?.on('data', (chunk: Buffer) => {
+		state.bytes += chunk.length;
+		watch.moved(chunk.length);
+		probe.add(state.bytes);
+	});
+	stream?.once('end', () => {
+		state.whole = true;
+		watch.quietFor(probe.onTheWayMs(state.bytes));
+	});
+	stream?.pause();
+	return { watch, state };
+}
+
+/** What a stop of the watch means, by what had happened when it fired; else the network error. */
+function stoppedPut(
+	watch: TransferWatch,
+	state: PutState,
+	size: number,
+	timeoutMs: number,
+	error: unknown,
+) {
+	const timeout = shownDuration(timeoutMs);
+	if (watch.stopped === 'deadline')
+		return new EventPicsError('tooSlow', {
+			step: 'put',
+			detail: `it did not finish within ${shownDuration(timeoutMs + (size / SLOWEST_LINK_BYTES_PER_SECOND) * 1000)}, Timeout plus the time its ${shownSize(size)} take at 256 kbit/s`,
+		});
+	if (!watch.stopped) return networkFacts('put', error);
+	const detail = state.answering
+		? `the storage began to answer, but its answer did not end within ${timeout}`
+		: state.whole
+			? `all ${shownSize(size)} were sent, then no answer came within ${timeout} of the time its last bytes could arrive`
+			: `no data moved for ${timeout} after ${progress(state.bytes, size)} had been sent`;
+	return new EventPicsError('stalled', { step: 'put', detail, timeoutMs });
+}
+
 /**
  * One PUT, ended only by a stall: no byte of the file moving for Timeout, no answer for Timeout after
- * its last byte can have arrived, an answer that does not end within Timeout of its headers. A body
- * held in memory cannot be watched (n8n writes it in one go): it gets Timeout plus its size at 256
- * kbit/s. n8n's own `timeout` runs until the answer's headers only, so it would bound the whole body.
+ * its last byte can have arrived, an answer that does not end within Timeout of its headers. n8n's
+ * own `timeout` runs until the answer's headers only, so it would bound the whole body.
  */
 async function sendPut(
 	ctx: IExecuteFunctions,
@@ -90,50 +149,12 @@ async function sendPut(
 	body: Body,
 	timeoutMs: number,
 ) {
-	const stream = Buffer.isBuffer(body) ? undefined : body;
-	const sent = { bytes: stream ? 0 : file.size, whole: !stream };
-	const watch = watchTransfer(
-		stream
-			? { stallMs: timeoutMs }
-			: {
-					stallMs: Infinity,
-					deadlineMs: timeoutMs + (file.size / SLOWEST_LINK_BYTES_PER_SECOND) * 1000,
-				},
-	);
-	const probe = rateProbe();
-	// counted as the request takes them; paused until n8n pipes it, so no byte goes elsewhere
-	stream?.on('data', (chunk: Buffer) => {
-		sent.bytes += chunk.length;
-		watch.moved(chunk.length);
-		probe.add(sent.bytes);
-	});
-	stream?.once('end', () => {
-		sent.whole = true;
-		watch.quietFor(probe.onTheWayMs(sent.bytes));
-	});
-	stream?.pause();
+	const { watch, state } = watchBody(body, file.size, timeoutMs);
 	const signal = withCancel(ctx, watch.signal);
-	let answering = false;
-	/** What a stop of the watch means, by what had happened when it fired. */
-	const stoppedOr = (error: unknown) => {
-		const timeout = shownDuration(timeoutMs);
-		if (watch.stopped === 'deadline')
-			return new EventPicsError('tooSlow', {
-				step: 'put',
-				detail: `it did not finish within ${shownDuration(timeoutMs + (file.size / SLOWEST_LINK_BYTES_PER_SECOND) * 1000)}, Timeout plus the time its ${shownSize(file.size)} take at 256 kbit/s`,
-			});
-		if (!watch.stopped) return networkFacts('put', error);
-		const detail = answering
-			? `the storage began to answer, but its answer did not end within ${timeout}`
-			: sent.whole
-				? `all ${shownSize(file.size)} were sent, then no answer came within ${timeout} of the time its last bytes could arrive`
-				: `no data moved for ${timeout} after ${progress(sent.bytes, file.size)} had been sent`;
-		return new EventPicsError('stalled', { step: 'put', detail, timeoutMs });
-	};
+	const stopped = (error: unknown) => stoppedPut(watch, state, file.size, timeoutMs, error);
 	try {
-		let response: IN8nHttpFullResponse;
-		try {
-			response = (await ctx.helpers.httpRequest.call(callerWith(ctx, signal), {
+		const response = (await ctx.helpers.httpRequest
+			.call(callerWith(ctx, signal), {
 				method: 'PUT',
 				url: target.url,
 				body: body as Buffer,
@@ -149,27 +170,28 @@ async function sendPut(
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 				abortSignal: signal,
+			})
+			.catch((error: unknown) => {
+				throw stopped(error);
 			})) as IN8nHttpFullResponse;
-		} catch (error) {
-			throw stoppedOr(error);
-		}
 		// the answer has Timeout from its headers on: its bytes do not restart the clock
 		watch.moved(0);
-		answering = true;
-		const facts = { step: 'put' as const, statusCode: response.statusCode, timeoutMs };
+		state.answering = true;
+		const { statusCode } = response;
+		const facts = { step: 'put' as const, statusCode, timeoutMs };
 		const bytes = await readAnswer(response.body as AnswerStream, 64 * 1024, signal, facts).catch(
 			(error: unknown) => {
-				throw error instanceof EventPicsError && error.kind === 'tooLarge'
-					? error
-					: stoppedOr(error);
+				throw error instanceof EventPicsError && error.kind === 'tooLarge' ? error : stopped(error);
 			},
 		);
 		const headers = (response.headers ?? {}) as Record<string, unknown>;
-		if (response.statusCode < 200 || response.statusCode > 299)
-			throw statusError('put', response.statusCode, headers, parseBody(bytes, response.statusCode));
-		return { statusCode: response.statusCode, etag: headerText(headers, 'etag') };
+		if (statusCode < 200 || statusCode > 299)
+			throw statusError('put', statusCode, headers, parseBody(bytes, statusCode));
+		return { statusCode, etag: headerText(headers, 'etag') };
 	} catch (error) {
-		throw Object.assign(error as EventPicsError, { sent: { ...sent } });
+		throw Object.assign(error as EventPicsError, {
+			sent: { bytes: state.bytes, whole: state.whole },
+		});
 	} finally {
 		watch.end();
 	}
@@ -207,6 +229,27 @@ async function uploadTarget(
 	);
 }
 
+type Report = Omit<UploadReport, 'statusCode' | 'etag' | 'attempts'>;
+
+/** What a failed try leaves in the report: a possible duplicate, or how far a streamed body got. */
+function noteFailure(
+	report: Report,
+	failure: EventPicsError & { sent?: { bytes: number; whole: boolean } },
+	streamed: boolean,
+	attemptNumber: number,
+	file: Outgoing,
+	timeoutMs: number,
+) {
+	const { sent } = failure;
+	if (!sent || failure.facts.statusCode !== undefined) return;
+	// the whole file went out and no answer came: the storage may have it already
+	if (sent.whole) report.possibleDuplicate = true;
+	else if (sent.bytes > 0 && streamed)
+		report.brokenTransfers.push(
+			`Try ${attemptNumber} of the upload was moving when it broke off: ${progress(sent.bytes, file.size)} had been sent when ${failure.kind === 'stalled' ? `no data moved for ${shownDuration(timeoutMs)}` : `the connection broke (${failure.facts.networkCode ?? 'no answer'})`}.`,
+		);
+}
+
 /**
  * The two-step upload: `getuploadurl` just before each PUT (paced by the run's rate), the PUT of the
  * body streamed to the whole address unchanged, with Content-Type and Content-Length and nothing else
@@ -220,30 +263,28 @@ export async function uploadFile(
 	policy: Policy,
 	options: { allowInternal: boolean; signals: RateSignals },
 ): Promise<UploadReport> {
-	const report = {
-		uploadUrlRequests: 0,
-		possibleDuplicate: false,
-		brokenTransfers: [] as string[],
-	};
+	const report: Report = { uploadUrlRequests: 0, possibleDuplicate: false, brokenTransfers: [] };
 	let address: { target: Target; at: number } | undefined;
 	let refreshes = 0;
 	const { signals } = options;
+	const throttled = (error: unknown, at: number) => {
+		const { kind, facts } = error as EventPicsError;
+		if (kind === 'rateLimited') signals.throttled(facts.retryAfterMs, at);
+		return error;
+	};
 	const attempt = async (attemptNumber: number) => {
 		if (!address || Date.now() - address.at > REUSE_MS) {
 			await signals.paced();
 			report.uploadUrlRequests++;
 			const askedAt = Date.now();
 			const signed = await requestUploadUrl(ctx, credential, file, policy.timeoutMs).catch(
-				(error: EventPicsError) => {
-					if (error.kind === 'rateLimited') signals.throttled(error.facts.retryAfterMs, askedAt);
-					throw error;
+				(error: unknown) => {
+					throw throttled(error, askedAt);
 				},
 			);
 			signals.succeeded(Date.now() - askedAt);
-			address = {
-				target: await uploadTarget(ctx, signed, credential.baseUrl, options.allowInternal),
-				at: Date.now(),
-			};
+			const target = await uploadTarget(ctx, signed, credential.baseUrl, options.allowInternal);
+			address = { target, at: Date.now() };
 		}
 		const putAt = Date.now();
 		const body = await file.open();
@@ -252,40 +293,24 @@ export async function uploadFile(
 			signals.succeeded();
 			return { ...done, attempts: attemptNumber, ...report };
 		} catch (error) {
-			const failure = error as EventPicsError & { sent?: { bytes: number; whole: boolean } };
-			if (failure.kind === 'rateLimited') signals.throttled(failure.facts.retryAfterMs, putAt);
+			const failure = throttled(error, putAt) as EventPicsError;
 			if (failure.facts.statusCode === 403) [address, refreshes] = [undefined, refreshes + 1];
-			const sent = failure.sent;
-			// the whole file went out and no answer came: the storage may have it already
-			if (sent?.whole && failure.facts.statusCode === undefined) report.possibleDuplicate = true;
-			else if (
-				sent &&
-				sent.bytes > 0 &&
-				!Buffer.isBuffer(body) &&
-				failure.facts.statusCode === undefined
-			)
-				report.brokenTransfers.push(
-					`Try ${attemptNumber} of the upload was moving when it broke off: ${progress(sent.bytes, file.size)} had been sent when ${failure.kind === 'stalled' ? `no data moved for ${shownDuration(policy.timeoutMs)}` : `the connection broke (${failure.facts.networkCode ?? 'no answer'})`}.`,
-				);
+			noteFailure(report, failure, !Buffer.isBuffer(body), attemptNumber, file, policy.timeoutMs);
 			throw failure;
 		} finally {
 			if (!Buffer.isBuffer(body) && !body.destroyed) body.destroy();
 		}
 	};
-	try {
-		return await withRetries(policy, attempt, (error) => {
-			if (error.facts.step === 'put' && error.facts.statusCode === 403)
-				return refreshes <= MAX_REFRESHES ? 'now' : 'stop';
-			return isTransient(error) ? 'retry' : 'stop';
-		});
-	} catch (error) {
-		const failure = error as EventPicsError;
-		if (failure.facts?.statusCode === 403 && failure.facts.step === 'put')
-			throw Object.assign(new EventPicsError('putRefused', failure.facts), {
-				facts: { ...failure.facts, broken: report.brokenTransfers },
-			});
-		if (failure instanceof EventPicsError)
-			failure.facts = { ...failure.facts, broken: report.brokenTransfers };
-		throw failure;
-	}
+	const decide = (error: EventPicsError) => {
+		if (error.facts.step === 'put' && error.facts.statusCode === 403)
+			return refreshes <= MAX_REFRESHES ? 'now' : 'stop';
+		return isTransient(error) ? 'retry' : 'stop';
+	};
+	return await withRetries(policy, attempt, decide).catch((error: unknown) => {
+		if (!(error instanceof EventPicsError)) throw error;
+		const facts = { ...error.facts, broken: report.brokenTransfers };
+		throw facts.statusCode === 403 && facts.step === 'put'
+			? new EventPicsError('putRefused', facts)
+			: Object.assign(error, { facts });
+	});
 }

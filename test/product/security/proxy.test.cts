@@ -51,6 +51,7 @@ describe('security: HTTP_PROXY and a loopback Base URL', () => {
 			method: 'GET',
 			path: '/geteventsandalbums',
 			host: `localhost:${port}`,
+			addressed: `localhost:${port}`,
 		});
 		expect(emu.requests).toHaveLength(0);
 	});

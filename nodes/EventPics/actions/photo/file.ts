@@ -77,14 +77,32 @@ interface Source {
 	type?: Extract<TypeDecision, { ok: true }>;
 }
 
-/** How a file of n8n's binary store is read: streamed where the mode streams, else whole once. */
-function storedReader(ctx: IExecuteFunctions, id: string, readWhole: () => Promise<Buffer>) {
+/**
+ * How a stored file is read: from the item (no id), streamed where n8n's binary data mode streams,
+ * else whole once (`database`), within what that mode can hand back.
+ */
+function storedSource(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	stored: { binary: IBinaryData; size: number },
+	tooLarge: (size: string) => string,
+): Source {
+	const { binary, size } = stored;
+	if (!binary.id) {
+		const buffer = Buffer.from(binary.data, 'base64');
+		return { size: buffer.length, open: async () => buffer, release: () => undefined };
+	}
+	const id = binary.id;
 	const mode = id.startsWith('database:') ? 'database' : undefined;
+	if (mode && size > DATABASE_READ_LIMIT)
+		throw refuse(ctx, itemIndex, tooLarge(shownSize(size)), DATABASE_ADVICE);
 	let whole: Promise<Buffer> | undefined;
+	const stream = async () => await ctx.helpers.getBinaryStream(id);
 	const open = mode
-		? async () => await (whole ??= readWhole())
-		: async () => await ctx.helpers.getBinaryStream(id);
-	return { mode, open, release: () => void (whole = undefined) };
+		? async () =>
+				await (whole ??= stream().then(async (body) => await ctx.helpers.binaryToBuffer(body)))
+		: stream;
+	return { size, mode, open, release: () => void (whole = undefined) };
 }
 
 /** What one read of the whole file finds: its first MiB, whether it is whole, its hash when asked. */
@@ -136,43 +154,24 @@ async function binaryFile(
 	field: string,
 ): Promise<Source> {
 	const binary = itemBinary(ctx, itemIndex, field);
-	if (!binary.id) {
-		const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, field);
-		return {
-			name: binary.fileName,
-			mimeType: binary.mimeType,
-			size: buffer.length,
-			open: async () => buffer,
-			release: () => undefined,
-		};
-	}
 	const { id } = binary;
-	const metadata = await ctx.helpers.getBinaryMetadata(id).catch(() => {
-		const message = `The stored file of binary field "${shown(field)}" cannot be found in n8n's binary data (id "${id.slice(0, 200)}"); it may have been deleted or come from another n8n instance`;
-		throw refuse(
-			ctx,
-			itemIndex,
-			message,
-			'Run the node that produced the file again in this workflow, so that its file is stored anew.',
-		);
-	});
-	const reader = storedReader(
-		ctx,
-		id,
-		async () => await ctx.helpers.getBinaryDataBuffer(itemIndex, field),
-	);
-	if (reader.mode && metadata.fileSize > DATABASE_READ_LIMIT)
-		throw refuse(
-			ctx,
-			itemIndex,
-			`The file in binary field "${shown(field)}" (${shownSize(metadata.fileSize)}) is too large to read from n8n's database`,
-			DATABASE_ADVICE,
-		);
+	const metadata = id
+		? await ctx.helpers.getBinaryMetadata(id).catch(() => {
+				const message = `The stored file of binary field "${shown(field)}" cannot be found in n8n's binary data (id "${id.slice(0, 200)}"); it may have been deleted or come from another n8n instance`;
+				throw refuse(
+					ctx,
+					itemIndex,
+					message,
+					'Run the node that produced the file again in this workflow, so that its file is stored anew.',
+				);
+			})
+		: undefined;
+	const tooLarge = (size: string) =>
+		`The file in binary field "${shown(field)}" (${size}) is too large to read from n8n's database`;
 	return {
-		name: binary.fileName ?? metadata.fileName,
-		mimeType: binary.mimeType || metadata.mimeType,
-		size: metadata.fileSize,
-		...reader,
+		...storedSource(ctx, itemIndex, { binary, size: metadata?.fileSize ?? 0 }, tooLarge),
+		name: binary.fileName ?? metadata?.fileName,
+		mimeType: binary.mimeType || metadata?.mimeType,
 	};
 }
 
@@ -185,17 +184,14 @@ const shownText = (text: string) => shown(text.replace(/^([a-z][a-z0-9+.-]*:\/\/
  */
 async function urlFile(ctx: IExecuteFunctions, job: FileJob, address: string): Promise<Source> {
 	const { itemIndex, options } = job;
-	let url: URL;
-	try {
-		url = new URL(address);
-	} catch {
+	if (!URL.canParse(address))
 		throw refuse(
 			ctx,
 			itemIndex,
 			`The File URL is not an address: "${shownText(address)}"`,
 			'Set "File URL" to the http(s) address of the file.',
 		);
-	}
+	const url = new URL(address);
 	const limits = {
 		allowInternal: options.allowInternal,
 		maxBytes: options.maxBytes,
@@ -208,13 +204,13 @@ async function urlFile(ctx: IExecuteFunctions, job: FileJob, address: string): P
 		fileNameFromUrl(url) ||
 		fileNameFromUrl(download.finalUrl);
 	// an empty file is refused as such once its end is known; a refused one is never stored
+	const from = `the File URL "${shownUrl(url)}"`;
 	const type = await Promise.resolve()
 		.then(() => {
 			if (!name) throw unnamed(ctx, itemIndex, 'the URL');
-			const from = `the File URL "${shownUrl(url)}"`;
-			const head = download.head;
-			return head.length > 0
-				? decided(ctx, itemIndex, from, name, download.contentType, head, options)
+			const { head, contentType } = download;
+			return head.length
+				? decided(ctx, itemIndex, from, name, contentType, head, options)
 				: undefined;
 		})
 		.catch((error: unknown) => {
@@ -229,24 +225,9 @@ async function urlFile(ctx: IExecuteFunctions, job: FileJob, address: string): P
 			`The file of the File URL is empty (0 bytes): ${shownUrl(url)}`,
 			'Check the File URL: an empty file cannot be uploaded.',
 		);
-	if (!binary.id) {
-		const buffer = Buffer.from(binary.data, 'base64');
-		return { type, size, open: async () => buffer, release: () => undefined };
-	}
-	const id = binary.id;
-	const reader = storedReader(
-		ctx,
-		id,
-		async () => await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(id)),
-	);
-	if (reader.mode && size > DATABASE_READ_LIMIT)
-		throw refuse(
-			ctx,
-			itemIndex,
-			`The file of the File URL (${shownSize(size)}) is too large to read back from n8n's database: ${shownUrl(url)}`,
-			DATABASE_ADVICE,
-		);
-	return { type, size, ...reader };
+	const tooLarge = (shownAt: string) =>
+		`The file of the File URL (${shownAt}) is too large to read from n8n's database: ${shownUrl(url)}`;
+	return { ...storedSource(ctx, itemIndex, { binary, size }, tooLarge), type };
 }
 
 const unnamed = (ctx: IExecuteFunctions, itemIndex: number, from: string) =>
@@ -288,6 +269,21 @@ function takenAtOf(ctx: IExecuteFunctions, job: FileJob, head: Uint8Array) {
 	return { ms: undefined, source: null };
 }
 
+/** What the output warns of a file's source: a MIME type its name contradicts, a large file held in memory. */
+function sourceWarnings(source: Source, type: Extract<TypeDecision, { ok: true }>): string[] {
+	const warnings: string[] = [];
+	const own = source.mimeType?.slice(0, 1000).split(';')[0].trim().toLowerCase();
+	if (own && !type.fromContent && own !== 'application/octet-stream' && own !== type.contentType)
+		warnings.push(
+			`"${type.fileName}" is sent as ${type.contentType} (from its name), but the binary's MIME type is ${shown(own)}.`,
+		);
+	if (source.mode && source.size >= 64 * 1024 * 1024)
+		warnings.push(
+			`n8n's binary data mode "${source.mode}" (the default in queue mode) cannot stream: this file (${shownSize(source.size)}) was held whole in memory while it was uploaded, once for every file uploaded at the same time. For large files use the "filesystem" mode on a folder that main and workers share (N8N_BINARY_DATA_STORAGE_PATH), or "s3" where licensed.`,
+		);
+	return warnings;
+}
+
 /**
  * Decides one file, once: where it comes from (a binary field, or a File URL downloaded once), its
  * name and media type (from its name, its MIME type and its first bytes), its Taken At (EXIF from
@@ -314,34 +310,12 @@ export async function decideFile(
 		);
 	}
 	const read = await readOnce(await source.open(), hashed);
-	let type = 'type' in source ? source.type : undefined;
-	if (!type) {
-		const name = options.fileName || ('name' in source ? source.name : undefined) || '';
-		if (sanitizeFileName(name) === '')
-			throw unnamed(ctx, itemIndex, `binary field "${shown(field ?? '')}"`);
-		type = decided(
-			ctx,
-			itemIndex,
-			`binary field "${shown(field ?? '')}"`,
-			name,
-			'mimeType' in source ? source.mimeType : undefined,
-			read.head,
-			options,
-		);
-	}
-	const warnings = [...type.warnings];
-	const own =
-		'mimeType' in source
-			? source.mimeType?.slice(0, 1000).split(';')[0].trim().toLowerCase()
-			: undefined;
-	if (own && !type.fromContent && own !== 'application/octet-stream' && own !== type.contentType)
-		warnings.push(
-			`"${type.fileName}" is sent as ${type.contentType} (from its name), but the binary's MIME type is ${shown(own)}.`,
-		);
-	if (source.mode && source.size >= 64 * 1024 * 1024)
-		warnings.push(
-			`n8n's binary data mode "${source.mode}" (the default in queue mode) cannot stream: this file (${shownSize(source.size)}) was held whole in memory while it was uploaded, once for every file uploaded at the same time. For large files use the "filesystem" mode on a folder that main and workers share (N8N_BINARY_DATA_STORAGE_PATH), or "s3" where licensed.`,
-		);
+	const from = `binary field "${shown(field ?? '')}"`;
+	const name = options.fileName || source.name || '';
+	if (!source.type && sanitizeFileName(name) === '') throw unnamed(ctx, itemIndex, from);
+	const type =
+		source.type ?? decided(ctx, itemIndex, from, name, source.mimeType, read.head, options);
+	const warnings = [...type.warnings, ...sourceWarnings(source, type)];
 	const takenAt = takenAtOf(ctx, job, read.head);
 	const outgoing: Outgoing = {
 		linkId: job.linkId,

@@ -273,7 +273,7 @@ export const description: INodeProperties[] = operationFields(
 			type: 'string',
 			default: 'data',
 			required: true,
-			hint: 'Several: data, photo2. All of the item\'s binary fields (every file of a form field): *',
+			hint: "Several: data, photo2. All of the item's binary fields (every file of a form field): *",
 			description:
 				'The binary field of the item that holds the photo or video; each file becomes one output item',
 			displayOptions: { show: { source: ['binary'] }, ...NOT_AS_TOOL },
@@ -494,6 +494,52 @@ function skipTurn(
 	return { turn, settle: (arrived) => settle?.(arrived) };
 }
 
+/** What the files of one run share. Without Continue On Fail, items after `stopAt` are not uploaded. */
+interface Run {
+	account: Account;
+	pacer: Pacer;
+	decided: Map<FileJob, Decided | Error>;
+	skips: Awaited<ReturnType<typeof planSkips>>;
+	continueOnFail: boolean;
+	errorOutput: boolean;
+	stopAt: number;
+}
+
+/** One file's turn in the pool: its output in its slot, or its error, which may stop later items. */
+async function fileTurn(
+	ctx: IExecuteFunctions,
+	job: FileJob,
+	run: Run,
+	outcome: ItemOutcome,
+	slot: number,
+) {
+	const failed = { details: job.details };
+	try {
+		if (job.itemIndex > run.stopAt) return;
+		const json = await sendOne(ctx, job, run, failed);
+		if (json) outcome.outputs[slot] = { json, pairedItem: { item: job.itemIndex } };
+	} catch (error) {
+		const nodeError = toNodeError(ctx.getNode(), error, {
+			itemIndex: job.itemIndex,
+			secret: run.account.apiKey,
+			voice: VOICE,
+		});
+		outcome.error ??= nodeError;
+		if (!run.continueOnFail) run.stopAt = Math.min(run.stopAt, job.itemIndex);
+		else
+			outcome.outputs[slot] = failedOutput(
+				nodeError,
+				job.itemIndex,
+				run.errorOutput,
+				failed.details,
+			);
+	} finally {
+		run.skips?.turns.get(job)?.settle(false); // no-op once settled
+		const ready = run.decided.get(job);
+		if (ready && !(ready instanceof Error)) ready.release();
+	}
+}
+
 /**
  * One file's turn: skipped (known, or another run's upload arrived), cut short (not uploaded), or
  * uploaded; its output JSON, or undefined when the run stopped meanwhile. `failed.details` is what
@@ -502,13 +548,7 @@ function skipTurn(
 async function sendOne(
 	ctx: IExecuteFunctions,
 	job: FileJob,
-	run: {
-		account: Account;
-		pacer: Pacer;
-		decided: Map<FileJob, Decided | Error>;
-		skips: Awaited<ReturnType<typeof planSkips>>;
-		stopped: (itemIndex: number) => boolean;
-	},
+	run: Run,
 	failed: { details: FileDetails },
 ) {
 	const skip = run.skips?.turns.get(job);
@@ -516,7 +556,7 @@ async function sendOne(
 	const known = run.decided.get(job);
 	if (known instanceof Error) throw known;
 	const skipped = await skip?.turn();
-	if (run.stopped(job.itemIndex)) return undefined;
+	if (job.itemIndex > run.stopAt) return undefined;
 	// a file skipped by its File ID is not read at all
 	if (skipped)
 		return fileOutput('skipped', {
@@ -582,58 +622,29 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	);
 	const decided = new Map<FileJob, Decided | Error>();
 	const skips = await planSkips(this, account, jobs, decided);
-	let stopAt = Number.POSITIVE_INFINITY;
-	const run = {
+	const run: Run = {
 		account,
 		pacer,
 		decided,
 		skips,
-		stopped: (itemIndex: number) => itemIndex > stopAt,
+		continueOnFail,
+		errorOutput,
+		stopAt: Infinity,
 	};
 	await runPool(jobs.length, pacer, async (index) => {
 		const job = jobs[index];
-		const outcome = outcomes[job.itemIndex];
-		const failedDetails = { details: job.details };
-		try {
-			if (run.stopped(job.itemIndex)) return;
-			const json = await sendOne(this, job, run, failedDetails);
-			if (json) outcome.outputs[slots.get(job)!] = { json, pairedItem: { item: job.itemIndex } };
-		} catch (error) {
-			const nodeError = toNodeError(this.getNode(), error, {
-				itemIndex: job.itemIndex,
-				secret: account.apiKey,
-				voice: VOICE,
-			});
-			outcome.error ??= nodeError;
-			if (!continueOnFail) stopAt = Math.min(stopAt, job.itemIndex);
-			else
-				outcome.outputs[slots.get(job)!] = failedOutput(
-					nodeError,
-					job.itemIndex,
-					errorOutput,
-					failedDetails.details,
-				);
-		} finally {
-			skips?.turns.get(job)?.settle(false); // no-op once settled
-			const ready = decided.get(job);
-			if (ready && !(ready instanceof Error)) ready.release();
-		}
+		await fileTurn(this, job, run, outcomes[job.itemIndex], slots.get(job)!);
 	});
-	const output: INodeExecutionData[] = [];
 	if (skips) await recordHistory(this, skips, outcomes);
-	outcomes.forEach((outcome, itemIndex) => {
+	const output = outcomes.flatMap((outcome, itemIndex) => {
 		if (outcome.error && !continueOnFail) throw outcome.error;
-		if (outcome.error && outcome.outputs.every((entry) => !entry.json.outcome && !entry.error)) {
-			const binaries = items[itemIndex].binary ?? {};
-			const named = Object.entries(binaries).find(([, binary]) => binary?.fileName);
-			const fileName = named ? sanitizeFileName(named[1].fileName!) || null : null;
-			output.push(
-				failedOutput(outcome.error, itemIndex, errorOutput, {
-					binaryField: named?.[0] ?? null,
-					fileName,
-				}),
-			);
-		} else output.push(...outcome.outputs);
+		// an item that failed before any of its files was tried: one entry, named after its first file
+		if (!outcome.error || outcome.outputs.some((entry) => entry.json.outcome || entry.error))
+			return outcome.outputs;
+		const named = Object.entries(items[itemIndex].binary ?? {}).find(([, file]) => file?.fileName);
+		const fileName = named ? sanitizeFileName(named[1].fileName!) || null : null;
+		const details = { binaryField: named?.[0] ?? null, fileName };
+		return [failedOutput(outcome.error, itemIndex, errorOutput, details)];
 	});
 	const hint = outcomeHint(output);
 	if (hint) this.addExecutionHints(hint);
