@@ -150,8 +150,9 @@ describe('security: the upload address follows the URL source rules, against the
 		expect(front.tunnels).not.toContain('photos.example.test');
 	});
 
-	it("n8n's egress filter is asked once for the storage of a run of 12 files, not once a file", async () => {
+	it("n8n's egress filter is asked once for the storage of a run of 12 files, and every PUT goes to the address it checked", async () => {
 		lookups.length = 0;
+		front.tunnels.length = 0;
 		const result = await runEventPics({
 			emu,
 			baseUrl: front.baseUrl,
@@ -161,6 +162,10 @@ describe('security: the upload address follows the URL source rules, against the
 		expect(result.items.map((item) => item.json.outcome)).toEqual(Array(12).fill('uploaded'));
 		expect(emu.uploads).toHaveLength(12);
 		expect(lookups.filter((name) => name === 'storage.eventpics.test')).toHaveLength(1);
+		// every PUT connects to the address checked, never by name (a rebinding name cannot lead inside)
+		const storageTunnels = front.tunnels.filter((tunnel) => tunnel !== 'api.eventpics.test');
+		expect(storageTunnels.length).toBeGreaterThan(0);
+		expect(new Set(storageTunnels)).toEqual(new Set([STORAGE_ADDRESS]));
 	});
 
 	it('a loopback server is refused without a request, so nothing it would say reaches the error', async () => {
