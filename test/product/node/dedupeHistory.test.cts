@@ -272,6 +272,22 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 		expect(emu.uploads).toHaveLength(3);
 	});
 
+	it('a history row that a Remove Duplicates node keeps in another mode: the error names it and the fix, not the database', async () => {
+		await run(photosOf(1));
+		const { key } = storedRow();
+		engine.dedupStoreRows.set({ [key]: JSON.stringify({ mode: 'latestIncrementalKey', data: 7 }) });
+		const result = await runEventPics({
+			emu,
+			parameters: skipping(),
+			inputItems: input(photosOf(1)),
+		});
+		expect(result.nodeError?.message).toBe(
+			"This workflow's deduplication history is kept in another mode by another node (Skip Files Uploaded Before)",
+		);
+		expect(result.nodeError?.description).toMatch(/Remove Duplicates node of this workflow/);
+		expect(result.nodeError?.description).not.toMatch(/write to its database/);
+	});
+
 	it('with 200,000 entries (its cap): skips known files, forgets the oldest past the cap, warns', async () => {
 		const [oldest, known] = photosOf(2);
 		const fresh = photosOf(10);

@@ -87,6 +87,21 @@ describe('EventPics Trigger: New Event, ticked by n8n-core against the emulator'
 		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['gala-2027']);
 	});
 
+	it('150 new events: 100 at one poll, 50 at the next; 100 removed and back: none again', async () => {
+		const poller = await createPoller({ emu, parameters: newEvent });
+		await poller.activate();
+		const ids = Array.from({ length: 150 }, (_, i) => `batch-${String(i).padStart(3, '0')}`);
+		for (const linkId of ids) emu.addEvent({ linkId, title: linkId });
+		const first = linkIds(emittedJson(await poller.poll()));
+		const second = linkIds(emittedJson(await poller.poll()));
+		expect([first.length, second.length]).toEqual([100, 50]);
+		expect(new Set([...first, ...second])).toEqual(new Set(ids));
+		for (const linkId of ids.slice(0, 100)) emu.removeEvent(linkId);
+		expect((await poller.poll()).emitted).toBeNull();
+		for (const linkId of ids.slice(0, 100)) emu.addEvent({ linkId, title: linkId });
+		expect((await poller.poll()).emitted).toBeNull();
+	});
+
 	it('an empty account: nothing at activation, then its first event fires', async () => {
 		for (const linkId of SEEDED) emu.removeEvent(linkId);
 		const poller = await createPoller({ emu, parameters: newEvent });

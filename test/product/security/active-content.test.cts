@@ -250,6 +250,40 @@ describe('security: a file named as a photo whose bytes are no photo or video fo
 		expect(emu.uploads).toHaveLength(0);
 	});
 
+	// types the node has a signature for only since issue 39: text under their names was uploaded
+	const noise = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7919 + i * i) % 256));
+	const headed = (...parts: number[][]) =>
+		Buffer.concat([...parts.map((p) => Buffer.from(p)), noise]);
+	const REAL: Array<[string, Buffer]> = [
+		['scan.dng', headed([0x49, 0x49, 0x2a, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0])],
+		['layers.psd', headed([0x38, 0x42, 0x50, 0x53, 0, 1, 0, 0, 0, 0, 0, 0])],
+		['favicon.ico', headed([0, 0, 1, 0, 1, 0, 16, 16])],
+		[
+			'clip.wmv',
+			headed([
+				0x30, 0x26, 0xb2, 0x75, 0x8e, 0x66, 0xcf, 0x11, 0xa6, 0xd9, 0, 0xaa, 0, 0x62, 0xce, 0x6c,
+			]),
+		],
+		['photo.jxl', headed([0xff, 0x0a])],
+	];
+	it.each(REAL.map(([name]) => name))(
+		'text named %s is refused; a file of that format goes up',
+		async (name) => {
+			const text = Buffer.concat([
+				Buffer.from([0x85, 0x85]),
+				Buffer.from(PAGE),
+				Buffer.from([0xa0]),
+			]);
+			const refused = await fromBinary(name, text);
+			expect(refusal(refused)).toMatch(
+				/ is refused: .* but its content is (HTML|text), not a photo or video$/,
+			);
+			expect(emu.uploads).toHaveLength(0);
+			const real = await fromBinary(name, REAL.find(([file]) => file === name)![1]);
+			expect(real.items[0].json).toMatchObject({ outcome: 'uploaded', fileName: name });
+		},
+	);
+
 	it('control: a real JPEG and an old QuickTime movie (moov first) from a URL go up as before', async () => {
 		const jpeg = await fromUrl(hosted('booth.jpg', JPEG, 'image/jpeg'));
 		expect(jpeg.items[0].json).toMatchObject({ outcome: 'uploaded', warnings: [] });

@@ -43,6 +43,9 @@ describe('security: the key is redacted from errors in every form an API echoes'
 		base64: Buffer.from(key).toString('base64'),
 		base64InBearer: Buffer.from(`Bearer ${key}`).toString('base64'),
 		base64url: Buffer.from(`x${key}`).toString('base64url'),
+		// a host name or a logged header may come back in other letter case (issue 39)
+		lowerCase: key.toLowerCase(),
+		upperCase: key.toUpperCase(),
 	});
 
 	const echoing = (key: string) =>
@@ -132,6 +135,35 @@ describe('security: the key is redacted from errors in every form an API echoes'
 			expect(everything).toContain('m'.repeat(before));
 		},
 	);
+});
+
+describe("security: the key across the cut of an error's details", () => {
+	let emu: Emulator;
+	beforeAll(async () => (emu = await startEmulator()));
+	afterAll(async () => await emu.close());
+
+	it('a key across the 4,000-character mark of the details is redacted before the cut: no 6 of its characters are shown', async () => {
+		const KEY = 'pk_Live/Key+AbC=123_secretXYZ';
+		emu.addFault({
+			endpoint: 'geteventsandalbums',
+			kind: 'status',
+			status: 400,
+			body: JSON.stringify({ code: 'BAD_REQUEST', details: { t: `${'d'.repeat(3973)}${KEY}` } }),
+		});
+		const result = await runEventPics({
+			emu,
+			apiKey: KEY,
+			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+		});
+		expect(result.nodeError?.httpCode).toBe('400');
+		const everything = result.text();
+		expect(everything).toContain('d'.repeat(1000));
+		for (let at = 0; at + 6 <= KEY.length; at++)
+			expect({ at, shown: everything.includes(KEY.slice(at, at + 6)) }).toEqual({
+				at,
+				shown: false,
+			});
+	});
 });
 
 /**

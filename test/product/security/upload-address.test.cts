@@ -194,9 +194,7 @@ describe('security: the upload address follows the URL source rules, against the
 			emu.addFault({ endpoint: 'getuploadurl', kind: 'noUploadUrl', value: leakyUrl() });
 			const result = await upload({ allowInternalAddresses: true, maxAttempts: 1 });
 			expect(leakyHits).toBe(1);
-			expect(result.nodeError?.message).toBe(
-				'The storage refused the upload (400)',
-			);
+			expect(result.nodeError?.message).toBe('The storage refused the upload (400)');
 			expect(result.text()).not.toContain('hunter2');
 		},
 	);

@@ -314,6 +314,29 @@ describe('Unbounded downloads: Max File Size', () => {
 	);
 });
 
+describe('a File URL as errors show it (issue 39)', () => {
+	it.each([
+		['not an address, with a password', 'http://agent:S3cretPassw0rd@exa mple.com/x.jpg'],
+		['an address with a password', 'http://agent:S3cretPassw0rd@127.0.0.1:9/x.jpg'],
+	])('%s: the password is not shown', async (_what, fileUrl) => {
+		const result = await runEventPics({ emu, parameters: fromUrl(fileUrl) });
+		expect(result.nodeError?.message).toMatch(/^The File URL /);
+		// what the node says (the node's parameters in the error are the user's own)
+		const said = JSON.stringify([result.nodeError?.message, result.nodeError?.description]);
+		expect(said).not.toContain('S3cretPassw0rd');
+	});
+
+	it('10 MB that are not an address give a message of at most 2,000 characters', async () => {
+		const fileUrl = `http://${'a'.repeat(10 * 1024 * 1024)} b`;
+		const result = await runEventPics({ emu, parameters: fromUrl(fileUrl) });
+		expect(result.nodeError?.message).toMatch(
+			/^The File URL is not an address: "http:\/\/a+… \(\d+ more characters not shown\)"$/,
+		);
+		expect(result.nodeError!.message.length).toBeLessThan(2000);
+		expect(String(result.nodeError?.description).length).toBeLessThan(2000);
+	});
+});
+
 describe('Misleading errors of a failing file URL', () => {
 	it.each([
 		['with Content-Length', serve.drop(PHOTO.subarray(0, 1000), 50_000)],

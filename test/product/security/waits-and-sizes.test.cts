@@ -145,6 +145,25 @@ describe('security: every wait is bounded and every answer capped', () => {
 		expect(result.text().length).toBeLessThan(30_000);
 	});
 
+	it.each(['0.001', '0', '0.5'])(
+		'Retry-After: %s on the events list: every retry waits at least the backoff floor, within Max Attempts',
+		async (retryAfter) => {
+			emu.addFault({ endpoint: 'geteventsandalbums', kind: 'status', status: 429, retryAfter });
+			const result = await runEventPics({
+				emu,
+				parameters: uploadParameters({ options: { maxAttempts: 3 } }),
+				inputItems: [photo()],
+			});
+			expect(result.nodeError?.httpCode).toBe('429');
+			const calls = emu.requests.filter((r) => r.url.startsWith('/geteventsandalbums'));
+			// a sub-second wait is no pacing: each request counts against Max Attempts
+			expect(calls).toHaveLength(3);
+			// half of the first backoff step (500 ms) at least, whatever the server asked
+			const gaps = calls.slice(1).map((call, i) => call.startedAt - calls[i].startedAt);
+			expect(Math.min(...gaps)).toBeGreaterThanOrEqual(240);
+		},
+	);
+
 	it('a Retry-After of 40 s with Max Total Wait 5 s ends at once and says what was asked and the limit', async () => {
 		emu.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 429, retryAfter: 40 });
 		const [result, seconds] = await timed(() =>
