@@ -15,8 +15,8 @@ export const NOT_AS_TOOL: IDisplayOptions = { hide: { '@tool': [true] } };
  * A field an AI agent fills: `key` and `description` are what the model is offered. The marker makes
  * n8n's editor show it as "defined automatically by the model", as its own tools do.
  */
-export const fromAI = (key: string, description: string) =>
-	`={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`${description}\`, 'string') }}`;
+export const fromAI = (key: string, description: string, optional = false) =>
+	`={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`${description}\`, 'string'${optional ? ", ''" : ''}) }}`;
 
 /** The `$fromAI()` key a field is filled with when the node runs as its tool variant; none when a user set it. */
 export function agentArgument(ctx: IExecuteFunctions, name: string): string | undefined {
@@ -85,6 +85,7 @@ function pickedOrGiven(
 	key: string,
 	said: string,
 	toolText: string,
+	optional = false,
 ): INodeProperties[] {
 	const { typeOptions: _dependsOn, ...rest } = locator;
 	void _dependsOn;
@@ -93,7 +94,7 @@ function pickedOrGiven(
 		{
 			...rest,
 			description: toolText,
-			default: { __rl: true, mode: 'id', value: fromAI(key, said) },
+			default: { __rl: true, mode: 'id', value: fromAI(key, said, optional) },
 			displayOptions: AS_TOOL,
 		},
 	];
@@ -111,6 +112,7 @@ export const albumFields = pickedOrGiven(
 	'albumId',
 	'The id of an album of that event, or empty for none',
 	'The album of the event, or none; the AI agent gives its ID unless you pick one',
+	true,
 );
 
 /** Return All and Limit of a Get Many operation. */

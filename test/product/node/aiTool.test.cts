@@ -122,10 +122,14 @@ describe('EventPics Tool: what an AI agent is offered, as added', () => {
 				type: 'object',
 				properties: {
 					linkId: LINK_ID,
-					albumId: argument('The id of an album of that event, or empty for none'),
+					// optional: an agent may leave it out for the event itself
+					albumId: {
+						...argument('The id of an album of that event, or empty for none'),
+						default: '',
+					},
 					fileUrl: argument('The public http(s) address of the photo or video to upload'),
 				},
-				required: ['linkId', 'albumId', 'fileUrl'],
+				required: ['linkId', 'fileUrl'],
 			}),
 		});
 		expect(byName.List_events.description).toBe(

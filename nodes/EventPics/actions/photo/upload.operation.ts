@@ -201,7 +201,7 @@ const options: INodeProperties = {
 									description: 'A date or timestamp, usually an expression',
 								},
 								{ name: 'The Upload Time', value: 'now' },
-								{ name: 'Nowhere (Send None)', value: 'none' },
+								{ name: 'None (Send No Date)', value: 'none' },
 							],
 						},
 						{
@@ -211,7 +211,7 @@ const options: INodeProperties = {
 							default: 'none',
 							description: 'For screenshots, videos and edited images',
 							options: [
-								{ name: 'Send None', value: 'none' },
+								{ name: 'None (Send No Date)', value: 'none' },
 								{ name: 'The Upload Time', value: 'now' },
 								{ name: 'A Value', value: 'value' },
 							],
