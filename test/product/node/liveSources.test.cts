@@ -134,7 +134,9 @@ describe('Photo > Upload and Keep New on live sources', () => {
 			]);
 			// the binary comes through as it came
 			expect(first.items[0].binary?.data.fileName).toBe('a.jpg');
+			// the first run says the history begins here (the Upload after it no longer can)
 			expect(first.nodeHints.map((hint) => hint.message)).toEqual([
+				"EventPics: this run began the workflow's history of uploaded files. Files uploaded before an Upload skipped by File ID are not in it, so they all pass as new.",
 				'EventPics: 3 of 3 files are new.',
 			]);
 

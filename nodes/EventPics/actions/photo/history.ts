@@ -219,6 +219,11 @@ export class RunHistory {
 		this.recording = this.pending.length > 0 && !this.finished ? this.recordLater() : undefined;
 	}
 
+	/** After `check`: the history held nothing but what the check wrote (this run began it). */
+	async began(): Promise<boolean> {
+		return this.keys.length > 0 && (await this.count().catch(() => -1)) === this.addedByCheck;
+	}
+
 	/** The run no longer needs the claims of others (finish does it; Keep New, which only asks, itself). */
 	leave(): void {
 		runs.delete(this.run);

@@ -36,6 +36,13 @@ export const description: INodeProperties[] = operationFields(
 	],
 );
 
+const FIRST_RUN = {
+	message:
+		"EventPics: this run began the workflow's history of uploaded files. Files uploaded before an Upload skipped by File ID are not in it, so they all pass as new.",
+	type: 'info' as const,
+	location: 'outputPane' as const,
+};
+
 /**
  * Photo > Keep New: passes on the items whose File ID the workflow's history does not hold as
  * uploaded to the event and album (an Upload of the same workflow skipping by File ID records it),
@@ -81,6 +88,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (key !== undefined && !known.has(key) && !history.claimOf(key))
 				output.push({ ...items[itemIndex], pairedItem: { item: itemIndex } });
 		});
+		if (await history.began()) this.addExecutionHints(FIRST_RUN);
 	} finally {
 		history.leave();
 	}
