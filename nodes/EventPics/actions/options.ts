@@ -244,9 +244,12 @@ export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number): Up
 	};
 }
 
+/** Concurrent Uploads 0 (automatic): 4 at first, growing to 64 while EventPics answers quickly. */
+export const AUTO_CONCURRENCY = { max: 64, start: 4 };
+
 /** Concurrent Uploads of the run (the first item's): automatic (0 or not added) from 4 growing to 64, or that many. */
 export function concurrencyOf(ctx: IExecuteFunctions): { max: number; start?: number } {
 	const raw = (ctx.getNodeParameter('options', 0, {}) as { concurrency?: unknown }).concurrency;
 	const concurrency = raw === undefined ? 0 : checkedNumber(ctx, 'concurrency', raw);
-	return concurrency === 0 ? { max: 64, start: 4 } : { max: concurrency };
+	return concurrency === 0 ? AUTO_CONCURRENCY : { max: concurrency };
 }

@@ -265,7 +265,8 @@ export function wordsOf(error: EventPicsError, secret: string | undefined, voice
 	const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 	const parts = [voice.advice?.[kind] ?? WORDS[kind].advice(f, voice.names ?? {}), voice.after];
 	// an answer's request is in the error's details; a network error has none
-	if (f.statusCode === undefined && f.networkCode) parts.push(`(${REQUEST[f.step]}: network error code ${f.networkCode}.)`);
+	if (f.statusCode === undefined && f.networkCode)
+		parts.push(`(${REQUEST[f.step]}: network error code ${f.networkCode}.)`);
 	const refused = f.tries?.waitRefused;
 	if (refused)
 		parts.push(

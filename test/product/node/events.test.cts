@@ -182,7 +182,7 @@ describe('Event and Album operations in the real engine', () => {
 		expect(nodeError?.description).toBe(
 			'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it.',
 		);
-		expect(nodeError?.context.itemIndex).toBeUndefined();
+		expect(nodeError?.context?.itemIndex).toBeUndefined();
 		expect((nodeError as unknown as { errorResponse: object }).errorResponse).toMatchObject({
 			request: 'GET /geteventsandalbums',
 			statusCode: 401,

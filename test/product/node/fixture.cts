@@ -154,7 +154,7 @@ export interface TakenAt {
 export const uploadParameters = ({
 	takenAt,
 	...extra
-}: { takenAt?: TakenAt; options?: object } & Record<string, unknown> = {}) => ({
+}: { takenAt?: TakenAt; options?: object } & Record<string, unknown> = {}): INodeParameters => ({
 	resource: 'photo',
 	operation: 'upload',
 	event: fromList('wedding-anna-ben'),
@@ -165,5 +165,5 @@ export const uploadParameters = ({
 	options: {
 		...extra.options,
 		...(takenAt && { takenAt: { settings: { source: 'exif', ...takenAt } } }),
-	},
+	} as INodeParameters,
 });

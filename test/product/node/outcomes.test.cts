@@ -187,7 +187,7 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 			parameters: {
 				...byDefault,
 				options: {
-					...byDefault.options,
+					...(byDefault.options as object),
 					takenAt: { settings: { source: 'value', value: '2026-06-20T18:30:00Z' } },
 				},
 			},
@@ -235,7 +235,7 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 			parameters: {
 				...skipping,
 				options: {
-					...skipping.options,
+					...(skipping.options as object),
 					takenAt: { settings: { source: 'value', value: '2026-06-20T18:30:00Z' } },
 				},
 			},

@@ -1,4 +1,4 @@
-import { PROBE_LIMITS } from '../../../nodes/EventPics/transport/credentialProbe';
+import { PROBE_LIMITS } from '../../../nodes/EventPics/methods/credentialTest';
 import type { Emulator } from '../node/fixture.cts';
 import { credentialTypes, startEmulator, testCredential } from '../node/fixture.cts';
 

@@ -223,7 +223,7 @@ describe('security: text options are read as text whatever an expression gives',
 				inputItems: [photo()],
 			});
 			expect(result.nodeError?.message).toBe(`"File Name" is ${shown}, but must be text`);
-			expect(result.nodeError?.context.itemIndex).toBe(0);
+			expect(result.nodeError?.context?.itemIndex).toBe(0);
 			expect(result.nodeError?.description).toContain('{{ $json.name }}.jpg');
 			expect(emu.uploads).toHaveLength(0);
 		},

@@ -135,11 +135,9 @@ async function runThroughput(options) {
 
 		/** @type {Measurement[]} */
 		const measured = [];
-		const {
-			AUTO_MAX_CONCURRENCY,
-		} = require('../../../dist/nodes/EventPics/actions/photo/upload/uploadOptions.js');
+		const { AUTO_CONCURRENCY } = require('../../../dist/nodes/EventPics/actions/options.js');
 		for (const concurrency of options.concurrencies) {
-			const effective = concurrency === 'default' ? Number(AUTO_MAX_CONCURRENCY) : concurrency;
+			const effective = concurrency === 'default' ? Number(AUTO_CONCURRENCY.max) : concurrency;
 			const label = concurrency === 'default' ? `auto 4-${effective} (default)` : String(effective);
 			const rawMs = [];
 			const nodeMs = [];
