@@ -31,13 +31,19 @@ export class EventPicsApi implements ICredentialType {
 				'Address of the EventPics API. Keep the default. Plain http:// is accepted only for an address on this machine: 127.0.0.1, localhost or [::1].',
 		},
 		{
-			// shown under the field while the address starts with http://, where the user looks
+			// shown under the field, where the user looks, while the address is plain http:// to another host
 			displayName:
-				'Plain http:// is accepted only for an address on this machine: 127.0.0.1, localhost or [::1]. For any other host the node refuses this Base URL, and saving says so, so that the API key never travels unencrypted: use https://.',
+				'The node refuses a plain http:// Base URL to another machine, so that the API key never travels unencrypted. Use https://, or http:// only for 127.0.0.1, localhost or [::1].',
 			name: 'plainHttpNotice',
 			type: 'notice',
 			default: '',
-			displayOptions: { show: { baseUrl: [{ _cnd: { startsWith: 'http://' } }] } },
+			displayOptions: {
+				show: {
+					baseUrl: [
+						{ _cnd: { regex: '^http://(?!(127\\.0\\.0\\.1|localhost|\\[::1\\])([:/]|$))' } },
+					],
+				},
+			},
 		},
 	];
 

@@ -94,30 +94,16 @@ export function applyLimit<T>(ctx: IExecuteFunctions, itemIndex: number, list: T
 	);
 }
 
-/** JSON with the keys of every object sorted (dates as ISO 8601), so that equal objects give equal text. */
-function canonicalJson(value: unknown, seen: Set<object>): string {
+/** JSON's replacer for a File ID: objects with their keys sorted, so that equal objects give equal text. */
+function sortedKeys(_key: string, value: unknown): unknown {
 	if (typeof value === 'bigint') return String(value);
-	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-	const toISO = (value as { toISO?: unknown }).toISO;
-	if (value instanceof Date || typeof toISO === 'function')
-		return JSON.stringify(
-			value instanceof Date ? value.toISOString() : String((toISO as () => unknown).call(value)),
-		);
-	if (seen.has(value)) throw new TypeError('an object that contains itself');
-	seen.add(value);
-	const skipped = (entry: unknown) =>
-		entry === undefined || typeof entry === 'function' || typeof entry === 'symbol';
-	const json = (entry: unknown) => (skipped(entry) ? 'null' : canonicalJson(entry, seen));
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
 	const record = value as Record<string, unknown>;
-	const text = Array.isArray(value)
-		? `[${value.map(json).join(',')}]`
-		: `{${Object.keys(record)
-				.filter((key) => !skipped(record[key]))
-				.sort()
-				.map((key) => `${JSON.stringify(key)}:${json(record[key])}`)
-				.join(',')}}`;
-	seen.delete(value);
-	return text;
+	return Object.fromEntries(
+		Object.keys(record)
+			.sort()
+			.map((key) => [key, record[key]]),
+	);
 }
 
 /**
@@ -131,21 +117,22 @@ export function fileIdText(
 	itemIndex: number,
 	label: string,
 ): string {
-	let text: string;
+	let text: string | undefined;
 	try {
+		// dates (and n8n's DateTime) as ISO 8601 by their toJSON; a string date stays as written
 		if (value === undefined || value === null) text = '';
 		else if (typeof value === 'string') text = value.trim();
-		else if (['number', 'boolean', 'bigint', 'object'].includes(typeof value))
-			text = canonicalJson(value, new Set()).replace(/^"(.*)"$/, '$1');
-		else throw new TypeError(`a ${typeof value}`);
-	} catch (error) {
+		else text = JSON.stringify(value, sortedKeys)?.replace(/^"(.*)"$/, '$1');
+	} catch {
+		text = undefined; // an object that contains itself
+	}
+	if (text === undefined)
 		throw fail(
 			ctx,
-			`"${label}" is or holds ${(error as Error).message}, which cannot identify a file`,
+			`"${label}" is ${typeof value === 'object' ? 'an object that contains itself' : `a ${typeof value}`}, which cannot identify a file`,
 			`Set "${label}" to text, a number or an object (compared as JSON), for example {{ $json.id }}.`,
 			itemIndex,
 		);
-	}
 	return text.length <= 200 ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 

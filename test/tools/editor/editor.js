@@ -71,19 +71,22 @@ async function main() {
 		await check('credential-good-key', async () => {
 			await ui.openCredential(page, app.url, CREDENTIALS.good.id);
 			await ui.seeText(page, 'Connection tested successfully');
+			// the emulator's Base URL is http://127.0.0.1: accepted, so no notice about plain http
+			const notice = await page.getByText('refuses a plain http:// Base URL').count();
+			assert.equal(notice, 0, 'the plain-http notice shows for a local Base URL');
 		});
 		await check('credential-wrong-key', async () => {
 			await ui.openCredential(page, app.url, CREDENTIALS.badKey.id);
 			await ui.seeText(page, 'connect with these settings'); // "Couldn’t connect ..."
 			// the banner shows the test's message after "More details"
 			await page.getByText('More details').first().click();
-			await ui.seeText(page, 'EventPics refused the API key (401). Copy the key again');
+			await ui.seeText(page, 'EventPics refused the API key of the credential (401). Copy the key again');
 		});
 		await check('credential-plain-http', async () => {
 			const before = app.emulator.requests.length;
 			await ui.openCredential(page, app.url, CREDENTIALS.plainHttp.id);
-			await ui.seeText(page, 'Plain http:// is accepted only for an address on this machine');
-			await ui.seeText(page, 'use https://');
+			await ui.seeText(page, 'The node refuses a plain http:// Base URL to another machine');
+			await ui.seeText(page, 'Use https://');
 			// the test's answer in words (issue 22), not "Invalid URL" / ERR_INVALID_URL
 			await ui.seeText(page, 'connect with these settings');
 			await page.getByText('More details').first().click();
