@@ -60,8 +60,11 @@ function boothSettings(boothRoot) {
 	const section = doc.split(/^## /m).find((part) => part.startsWith('A photo booth all night'));
 	/** @type {Record<string, string>} */
 	const settings = {};
-	for (const [, name, value] of (section ?? '').matchAll(/^\| `([A-Z0-9_]+)=([^`]*)` \|/gm))
+	for (const [, name, written] of (section ?? '').matchAll(/^\| `([A-Z0-9_]+)=([^`]*)` \|/gm)) {
+		// as a shell passes it: a value the table writes in single quotes (JSON) without them
+		const value = /^'[^']*'$/.test(written) ? written.slice(1, -1) : written;
 		settings[name] = name === 'N8N_RESTRICT_FILE_ACCESS_TO' ? boothRoot : value;
+	}
 	const expected = [
 		'NODES_EXCLUDE',
 		'N8N_RESTRICT_FILE_ACCESS_TO',
