@@ -179,8 +179,8 @@ const OUTSIDE_NAMES = new Set([
 	'Every Minute',
 	'Fetch Test Event',
 	'Ignore Existing Files/Folders',
-	'Import from File',
-	'Import from URL',
+	'Import', // the editor's workflow menu: Import → From file, From URL
+	'From URL',
 	'Install',
 	'Local File Trigger',
 	'Manually',
