@@ -18,7 +18,7 @@ const paths = require('./paths');
 /** Encrypts the credentials of the local demo user folders only; never use it for real data. */
 const LOCAL_ENCRYPTION_KEY = 'eventpics-local-n8n-demo-key';
 
-/** The credential the examples reference (id and name), pointing at the emulator. */
+/** The emulator's credential (id and name): the tools import it and pick it in the examples, which name none. */
 const EMULATOR_CREDENTIAL = { id: 'eventpicsEmulator1', name: 'EventPics (local emulator)' };
 
 /**
