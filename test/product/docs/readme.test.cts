@@ -179,8 +179,8 @@ const OUTSIDE_NAMES = new Set([
 	'Every Minute',
 	'Fetch Test Event',
 	'Ignore Existing Files/Folders',
-	'Import from File',
-	'Import from URL',
+	'Import', // the editor's workflow menu: Import → From file, From URL
+	'From URL',
 	'Install',
 	'Local File Trigger',
 	'Manually',
@@ -193,6 +193,11 @@ const OUTSIDE_NAMES = new Set([
 	'SignatureDoesNotMatch',
 	'Timezone',
 ]);
+
+/** The file a relative link points to, read from the linking file's folder as GitHub does ("": the file itself). */
+function linkedFile(file: string, path: string): string {
+	return path ? normalize(join(dirname(file), path)) : file;
+}
 
 /** The first cells of the README's tables headed `| Field |` or `| Option |`. */
 function tableNames(doc: string): string[] {
@@ -279,8 +284,7 @@ describe('README.md, docs/ and CONTRIBUTING.md', () => {
 		expect(targets.length).toBeGreaterThan(file.startsWith('docs/') ? 0 : 5);
 		const broken = targets.filter((target) => {
 			const [path, hash] = target.split('#');
-			// a relative link is read from the linking file's folder, as GitHub does
-			const into = path ? normalize(join(dirname(file), path)) : file;
+			const into = linkedFile(file, path);
 			if (into.startsWith('..') || !existsSync(join(ROOT, into))) return true;
 			if (hash === undefined) return false;
 			return !into.endsWith('.md') || !anchors(text(into)).has(hash);
@@ -289,10 +293,10 @@ describe('README.md, docs/ and CONTRIBUTING.md', () => {
 	});
 
 	it('the link check reads a link from the linking file\'s folder', () => {
-		const resolve = (file: string, path: string) => normalize(join(dirname(file), path));
-		expect(resolve('docs/limits.md', '../README.md')).toBe('README.md');
-		expect(resolve('docs/limits.md', 'security.md')).toBe(join('docs', 'security.md'));
-		expect(resolve('README.md', 'docs/security.md')).toBe(join('docs', 'security.md'));
+		expect(linkedFile('docs/limits.md', '../README.md')).toBe('README.md');
+		expect(linkedFile('docs/limits.md', 'security.md')).toBe(join('docs', 'security.md'));
+		expect(linkedFile('README.md', 'docs/security.md')).toBe(join('docs', 'security.md'));
+		expect(linkedFile('docs/limits.md', '')).toBe('docs/limits.md');
 	});
 
 	it('README links every page of docs/', () => {

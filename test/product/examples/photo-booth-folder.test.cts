@@ -89,7 +89,8 @@ describe('example: photo booth folder to album', () => {
 				triggerOn: 'folder',
 				path: '/srv/booth/outbox',
 				events: ['add', 'change'],
-				options: { awaitWriteFinish: true, ignoreInitial: false },
+				// without an Ignore Mode the trigger ignores every path that contains "undefined"
+				options: { awaitWriteFinish: true, ignoreInitial: false, ignoreMode: 'match' },
 			},
 		});
 		const chain = [

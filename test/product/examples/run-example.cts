@@ -210,12 +210,9 @@ export async function runExample(
 	workflow: ExampleWorkflow,
 	options: { emu: Emulator; startNode: string; pinData: IPinData; fakes?: Record<string, Fake> },
 ): Promise<ExampleRun> {
-	// The examples name the credential `npm run n8n` imports; here the harness supplies its own.
-	const nodes = workflow.nodes.map(({ credentials, ...node }) =>
-		node.type === NODE_TYPE ? node : { ...node, credentials },
-	);
+	// The examples ship without credentials; the harness gives the EventPics nodes its own.
 	return (await engine.runWorkflow({
-		nodes,
+		nodes: workflow.nodes,
 		connections: workflow.connections,
 		nodeTypes: { ...standIns(workflow, options.fakes), ...nodeTypes },
 		credentialTypes,

@@ -50,7 +50,13 @@ async function main() {
 			const file = path.join(work, `${name}.json`);
 			fs.writeFileSync(
 				file,
-				JSON.stringify(loadExample(name, { boothFolder: booth, target: EMULATOR_TARGET })),
+				JSON.stringify(
+					loadExample(name, {
+						boothFolder: booth,
+						target: EMULATOR_TARGET,
+						credential: n8n.EMULATOR_CREDENTIAL,
+					}),
+				),
 			);
 			await n8n.mustRun(['import:workflow', `--input=${file}`], env);
 		}

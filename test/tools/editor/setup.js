@@ -225,7 +225,7 @@ function fromInputWorkflow(fileUrl) {
  * emulator serves the test's file).
  */
 function agentExample() {
-	const workflow = loadExample('ai-agent-tools');
+	const workflow = loadExample('ai-agent-tools', { credential: CREDENTIALS.good });
 	const upload = workflow.nodes.find((/** @type {any} */ n) => n.name === 'Upload photo from URL');
 	upload.parameters.options = { allowInternalAddresses: true };
 	return workflow;
@@ -281,7 +281,10 @@ function uploadWorkflow(workflow, credential, event, album) {
  * @returns {Promise<{ url: string, cookie: string, emulator: any, booth: string, mixed: string, formUrl: string, close: () => Promise<void> }>}
  */
 async function startApp() {
-	const form = loadExample('form-to-album', { target: EMULATOR_TARGET });
+	const form = loadExample('form-to-album', {
+		target: EMULATOR_TARGET,
+		credential: CREDENTIALS.good,
+	});
 	await ensureN8n();
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'eventpics-editor-'));
 	const userFolder = path.join(work, 'user');
@@ -329,8 +332,8 @@ async function startApp() {
 		await n8n.mustRun(['import:credentials', `--input=${credentialFile}`], env);
 		const wedding = picked('wedding-anna-ben', "Anna & Ben's Wedding");
 		const workflows = [
-			// as a user imports it: Event and Album still to be picked
-			loadExample('photo-booth-folder', { boothFolder: booth }),
+			// as a user imports it, the credential picked: Event and Album still to be picked
+			loadExample('photo-booth-folder', { boothFolder: booth, credential: CREDENTIALS.good }),
 			form,
 			outcomesWorkflow(mixed),
 			agentWorkflow(),

@@ -81,9 +81,23 @@ function pickTarget(workflow, target) {
 }
 
 /**
+ * The examples ship without credentials, so that n8n asks the user for theirs; a tool that imports
+ * them into n8n gives the nodes of this package its own, as a user picks it.
+ * @param {any} workflow
+ * @param {{ id: string, name: string }} credential
+ */
+function pickCredential(workflow, credential) {
+	for (const node of workflow.nodes)
+		if (node.type.startsWith('n8n-nodes-eventpics.'))
+			node.credentials = { eventPicsApi: { ...credential } };
+	return workflow;
+}
+
+/**
  * @param {string} name
- * @param {{ boothFolder?: string, target?: Target }} [options] `target`: the event and album to
- *   put into the EventPics nodes whose Event and Album are empty (as shipped)
+ * @param {{ boothFolder?: string, target?: Target, credential?: { id: string, name: string } }} [options]
+ *   `target`: the event and album to put into the EventPics nodes whose Event and Album are empty
+ *   (as shipped); `credential`: the EventPics credential (id and name) for every node of this package
  * @returns {any} the workflow JSON
  */
 function loadExample(name, options = {}) {
@@ -93,6 +107,7 @@ function loadExample(name, options = {}) {
 	if (options.boothFolder)
 		text = text.split(BOOTH_FOLDER_PLACEHOLDER).join(options.boothFolder.replace(/\\/g, '/'));
 	const workflow = JSON.parse(text);
+	if (options.credential) pickCredential(workflow, options.credential);
 	return options.target ? pickTarget(workflow, options.target) : workflow;
 }
 

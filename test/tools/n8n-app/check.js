@@ -203,7 +203,11 @@ async function boothImported(ctx) {
 	// takes them from there by expression)
 	const booth = fitToInstalled(
 		ctx,
-		n8n.loadExample('photo-booth-folder', { boothFolder: ctx.booth, target: EMULATOR_TARGET }),
+		n8n.loadExample('photo-booth-folder', {
+			boothFolder: ctx.booth,
+			target: EMULATOR_TARGET,
+			credential: n8n.EMULATOR_CREDENTIAL,
+		}),
 	);
 	const keepNew = booth.nodes.find((/** @type {any} */ n) => n.name === KEEP_NEW);
 	assert.deepEqual(
@@ -413,7 +417,13 @@ async function boothCutShortAtStart(ctx) {
 
 /** @param {Context} ctx */
 async function formPublished(ctx) {
-	const form = fitToInstalled(ctx, n8n.loadExample('form-to-album', { target: EMULATOR_TARGET }));
+	const form = fitToInstalled(
+		ctx,
+		n8n.loadExample('form-to-album', {
+			target: EMULATOR_TARGET,
+			credential: n8n.EMULATOR_CREDENTIAL,
+		}),
+	);
 	ctx.workflows.form = form;
 	await n8n.importWorkflow(form, path.join(ctx.work, 'form.json'), ctx.env);
 	await publish(ctx, form);

@@ -18,7 +18,7 @@ const paths = require('./paths');
 /** Encrypts the credentials of the local demo user folders only; never use it for real data. */
 const LOCAL_ENCRYPTION_KEY = 'eventpics-local-n8n-demo-key';
 
-/** The credential the examples reference (id and name), pointing at the emulator. */
+/** The emulator's credential (id and name): the tools import it and pick it in the examples, which name none. */
 const EMULATOR_CREDENTIAL = { id: 'eventpicsEmulator1', name: 'EventPics (local emulator)' };
 
 /**
@@ -60,8 +60,11 @@ function boothSettings(boothRoot) {
 	const section = doc.split(/^## /m).find((part) => part.startsWith('A photo booth all night'));
 	/** @type {Record<string, string>} */
 	const settings = {};
-	for (const [, name, value] of (section ?? '').matchAll(/^\| `([A-Z0-9_]+)=([^`]*)` \|/gm))
+	for (const [, name, written] of (section ?? '').matchAll(/^\| `([A-Z0-9_]+)=([^`]*)` \|/gm)) {
+		// as a shell passes it: a value the table writes in single quotes (JSON) without them
+		const value = /^'[^']*'$/.test(written) ? written.slice(1, -1) : written;
 		settings[name] = name === 'N8N_RESTRICT_FILE_ACCESS_TO' ? boothRoot : value;
+	}
 	const expected = [
 		'NODES_EXCLUDE',
 		'N8N_RESTRICT_FILE_ACCESS_TO',

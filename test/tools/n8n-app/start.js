@@ -71,7 +71,13 @@ async function importExamples(env, boothFolder) {
 		const file = path.join(paths.userFolder, `example-${name}.json`);
 		fs.writeFileSync(
 			file,
-			JSON.stringify(loadExample(name, { boothFolder, target: EMULATOR_TARGET })),
+			JSON.stringify(
+				loadExample(name, {
+					boothFolder,
+					target: EMULATOR_TARGET,
+					credential: n8n.EMULATOR_CREDENTIAL,
+				}),
+			),
 		);
 		await n8n.mustRun(['import:workflow', `--input=${file}`], env);
 		fs.rmSync(file);

@@ -57,6 +57,9 @@ const TRIGGER_CREDENTIAL = {
 	name: 'EventPics (emulator, second account)',
 };
 
+/** The mail node's SMTP credential, on the test's mail sink (the example ships without credentials). */
+const SMTP_CREDENTIAL = { id: 'smtpExample01', name: 'SMTP account' };
+
 /**
  * Imports the example with an SMTP credential for the sink and the second account's EventPics
  * credential, and publishes it.
@@ -78,12 +81,13 @@ async function publishTriggerExample({
 	);
 	const trigger = workflow.nodes.find((/** @type {any} */ n) => n.type === TRIGGER_TYPE);
 	trigger.credentials = { eventPicsApi: TRIGGER_CREDENTIAL };
+	mailNode.credentials = { smtp: SMTP_CREDENTIAL };
 	const credentialFile = path.join(work, 'trigger-credentials.json');
 	fs.writeFileSync(
 		credentialFile,
 		JSON.stringify([
 			{
-				...mailNode.credentials.smtp,
+				...SMTP_CREDENTIAL,
 				type: 'smtp',
 				data: {
 					host: '127.0.0.1',

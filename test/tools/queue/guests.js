@@ -15,11 +15,15 @@
 
 const assert = require('node:assert/strict');
 const { EMULATOR_TARGET, loadExample } = require('../examples/examples');
+const { EMULATOR_CREDENTIAL } = require('../n8n-app/n8n');
 const { sendGuestForm } = require('../n8n-app/guest-form');
 const { makePhotos, postBatch } = require('./load');
 
 /** The guest form example as the tier imports and publishes it. */
-const FORM = loadExample('form-to-album', { target: EMULATOR_TARGET });
+const FORM = loadExample('form-to-album', {
+	target: EMULATOR_TARGET,
+	credential: EMULATOR_CREDENTIAL,
+});
 
 /** @param {import('./scenarios').Context} ctx */
 async function failuresAnswered(ctx) {
