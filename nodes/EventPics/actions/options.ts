@@ -166,6 +166,13 @@ function takenAtPlan(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): T
 	const fallback = (exif ? settings.fallback : settings.source) ?? 'none';
 	if (fallback !== 'value') return { exif, fallback: fallback === 'now' ? 'now' : 'none' };
 	const parsed = parseTakenAt(settings.value, ctx.getTimezone());
+	if (parsed.ok && parsed.value === undefined)
+		throw fail(
+			ctx,
+			'"Taken At" is set to a value, but its Value is empty',
+			'Set Options > "Taken At" > "Value" (for example {{ $json.shotAt }}), or take the date from the photo, or send none.',
+			itemIndex,
+		);
 	if (!parsed.ok)
 		throw fail(
 			ctx,

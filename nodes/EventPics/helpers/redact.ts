@@ -40,16 +40,11 @@ function secretForms(secret: string): string[] {
 	return [...forms].filter((form) => form === secret || form.length >= MIN_FORM_LENGTH);
 }
 
-let cached: { secret: string; pattern: RegExp } | undefined;
-
 /** One pattern for every form, longest first (a longer form is replaced before a shorter one inside it). */
 function patternOf(secret: string): RegExp {
-	if (cached?.secret !== secret) {
-		const forms = secretForms(secret).sort((a, b) => b.length - a.length);
-		const escaped = forms.map((form) => form.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'));
-		cached = { secret, pattern: new RegExp(escaped.join('|'), 'gi') };
-	}
-	return cached.pattern;
+	const forms = secretForms(secret).sort((a, b) => b.length - a.length);
+	const escaped = forms.map((form) => form.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'));
+	return new RegExp(escaped.join('|'), 'gi');
 }
 
 /** `text` with the key, in any of its forms and letter cases, replaced. */

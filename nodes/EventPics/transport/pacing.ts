@@ -7,18 +7,6 @@ export interface RateSignals {
 	succeeded: (signMs?: number) => void;
 }
 
-export const NO_SIGNALS: RateSignals = {
-	paced: async () => undefined,
-	throttled: () => undefined,
-	succeeded: () => undefined,
-};
-
-/** How many uploads of one run go at once (`limiter`, for runPool), and at what request rate. */
-export interface Pacing {
-	limiter: Pacer;
-	signals: RateSignals;
-}
-
 /** An answer is slow above twice the fastest plus this (ms); one step down per COOL_DOWN_MS at most. */
 const SLOW_MARGIN_MS = 50;
 const COOL_DOWN_MS = 1000;
@@ -177,12 +165,6 @@ export class Pacer {
 	private wakeAll(): void {
 		for (const wake of this.waiters.splice(0)) wake();
 	}
-}
-
-/** One run's pacing (see Pacer); every pause is bounded by `maxWaitMs` (Max Total Wait). */
-export function runPacing(concurrency: { max: number; start?: number }, maxWaitMs: number): Pacing {
-	const pacer = new Pacer(concurrency, maxWaitMs);
-	return { limiter: pacer, signals: pacer };
 }
 
 /** Runs `work` for 0..count-1, `limiter.current` at once, in index order; `work` must not throw. */

@@ -66,6 +66,17 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		});
 	});
 
+	it('Taken At from a value that is empty for the item is an error, not a photo sent without a date', async () => {
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ takenAt: { source: 'value', value: '={{ $json.shotAt }}' } }),
+			inputItems: [photo()],
+		});
+		expect(nodeError?.message).toBe('"Taken At" is set to a value, but its Value is empty');
+		expect(nodeError?.description).toContain('Options > "Taken At" > "Value"');
+		expect(emu.uploads).toHaveLength(0);
+	});
+
 	it('an empty file is refused before anything is sent', async () => {
 		const { nodeError } = await runEventPics({
 			emu,

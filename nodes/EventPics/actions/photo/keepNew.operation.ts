@@ -3,7 +3,14 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from '../../helpers/errors';
 import { chosenEventAndAlbum, readAccount } from '../account';
-import { albumFields, eventFields, operationFields } from '../node.description';
+import {
+	AS_TOOL,
+	albumFields,
+	eventFields,
+	fromAI,
+	NOT_AS_TOOL,
+	operationFields,
+} from '../node.description';
 import { fileIdText } from '../options';
 import { historyKey, RunHistory } from './history';
 
@@ -15,6 +22,19 @@ export const option = {
 	action: 'Keep new photos',
 };
 
+const fileId: INodeProperties = {
+	displayName: 'File ID',
+	name: 'fileId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. {{ $json.path }}',
+	description:
+		'What tells the file apart, the same value the Upload\'s "Skip Files Uploaded Before" identifies it by, such as a Google Drive file\'s ID or the path a Local File Trigger reports',
+	hint: 'Put this node before the download or the read: known files are left out before they cost anything',
+	displayOptions: NOT_AS_TOOL,
+};
+
 export const description: INodeProperties[] = operationFields(
 	'photo',
 	'keepNew',
@@ -22,16 +42,12 @@ export const description: INodeProperties[] = operationFields(
 	[
 		...eventFields,
 		...albumFields,
+		fileId,
 		{
-			displayName: 'File ID',
-			name: 'fileId',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. {{ $json.path }}',
-			description:
-				'What tells the file apart, the same value the Upload\'s "Skip Files Uploaded Before" identifies it by, such as a Google Drive file\'s ID or the path a Local File Trigger reports',
-			hint: 'Put this node before the download or the read: known files are left out before they cost anything',
+			...fileId,
+			default: fromAI('fileId', "The file's ID, as the Upload skipping by File ID was given it"),
+			hint: undefined,
+			displayOptions: AS_TOOL,
 		},
 	],
 );
