@@ -37,10 +37,15 @@ export class EventPicsApi implements ICredentialType {
 			name: 'plainHttpNotice',
 			type: 'notice',
 			default: '',
+			// plain prefixes, no regex: n8n runs a display regex in a VM with a 250 ms limit, which a busy
+			// machine misses, and the credential then fails to load ("Regular expression execution timed out")
 			displayOptions: {
-				show: {
+				show: { baseUrl: [{ _cnd: { startsWith: 'http://' } }] },
+				hide: {
 					baseUrl: [
-						{ _cnd: { regex: '^http://(?!(127\\.0\\.0\\.1|localhost|\\[::1\\])([:/]|$))' } },
+						{ _cnd: { startsWith: 'http://127.0.0.1' } },
+						{ _cnd: { startsWith: 'http://localhost' } },
+						{ _cnd: { startsWith: 'http://[::1]' } },
 					],
 				},
 			},

@@ -126,7 +126,8 @@ const WORDS: Record<
 		advice: () => 'Check the event, album, file name and Taken At of this item.',
 	},
 	rateLimited: {
-		summary: (f) => `${WHO[f.step]} limited the request rate of this key (429)`,
+		summary: (f) =>
+			`${WHO[f.step]} limited the request rate${f.step === 'put' ? '' : ' of this key'} (429)`,
 		advice: (_, n) => `Run the workflow again later${n.rate ? `, or ${n.rate}` : ''}.`,
 	},
 	serverError: {
@@ -191,8 +192,8 @@ const WORDS: Record<
 	},
 	stalled: {
 		summary: (f) => `${f.step === 'put' ? 'The upload' : 'The download'} stalled: ${f.detail}`,
-		advice: (_, n) =>
-			`The connection stopped moving data. Run the workflow again${n.timeout ? `; on a network that pauses longer, raise ${n.timeout}` : ''}.`,
+		advice: (f, n) =>
+			`${f.step === 'download' ? 'The server of the File URL stopped sending data' : 'The connection stopped moving data'}. Run the workflow again${n.timeout ? `; on a network that pauses longer, raise ${n.timeout}` : ''}.`,
 	},
 	tooSlow: {
 		summary: (f) => `${f.step === 'put' ? 'The upload' : 'The download'} was too slow: ${f.detail}`,

@@ -122,7 +122,7 @@ function stoppedPut(
 	timeoutMs: number,
 	error: unknown,
 ) {
-	const timeout = shownDuration(timeoutMs);
+	const timeout = `${shownDuration(timeoutMs)} (Timeout)`;
 	if (watch.stopped === 'deadline')
 		return new EventPicsError('tooSlow', {
 			step: 'put',

@@ -52,9 +52,9 @@ describe('security: a URL-source download always ends', () => {
 		emu.addFault({ endpoint: 'download', kind: 'stall' });
 		const [result, seconds] = await download({ timeoutSeconds: 2 });
 		expect(result.nodeError?.message).toBe(
-			`Input item 0 could not download "${url}": its server sent nothing for 2 s (Timeout)`,
+			`The download stalled: its server sent nothing for 2 s (Timeout): ${url}`,
 		);
-		expect(result.nodeError?.description).toContain('The server of the File URL did not answer.');
+		expect(result.nodeError?.description).toContain('The server of the File URL stopped sending data.');
 		expect(seconds).toBeGreaterThanOrEqual(2);
 		expect(seconds).toBeLessThan(8);
 		expect(emu.uploads).toHaveLength(0);
@@ -64,7 +64,7 @@ describe('security: a URL-source download always ends', () => {
 		emu.addFault({ endpoint: 'download', kind: 'stall', afterBytes: 100_000 });
 		const [result, seconds] = await download({ timeoutSeconds: 2 });
 		expect(result.nodeError?.message).toBe(
-			`Input item 0 could not download "${url}": no data came after 97.7 KiB for 2 s (Timeout)`,
+			`The download stalled: no data came after 97.7 KiB for 2 s (Timeout): ${url}`,
 		);
 		expect(seconds).toBeGreaterThanOrEqual(2);
 		expect(seconds).toBeLessThan(8);
@@ -75,7 +75,7 @@ describe('security: a URL-source download always ends', () => {
 		const [result, seconds] = await download({ timeoutSeconds: 3 });
 		expect(result.nodeError?.message).toMatch(
 			new RegExp(
-				`^Input item 0 could not download "${url}": its server sent [1-5] bytes in [3-6] s, less than 256 kbit/s, the least the node waits for$`,
+				`^The download was too slow: its server sent [1-5] bytes in [3-6] s, less than 256 kbit/s, the least the node waits for`,
 			),
 		);
 		expect(result.nodeError?.description).toContain('The server of the File URL sends too slowly');
@@ -87,7 +87,7 @@ describe('security: a URL-source download always ends', () => {
 		emu.addFault({ endpoint: 'download', kind: 'endless', contentType: 'image/jpeg' });
 		const [result, seconds] = await download({ maxFileSizeMb: 2 });
 		expect(result.nodeError?.message).toMatch(
-			/^Input item 0 has a File URL whose file is larger than Max File Size \(2 MiB\): ".*" sent more; stopped after 2(\.\d)? MiB$/,
+			/^The file of the File URL is larger than Max File Size \(2 MiB\): \S+ sent more; stopped after 2(\.\d)? MiB$/,
 		);
 		expect(seconds).toBeLessThan(10);
 	});
@@ -98,7 +98,7 @@ describe('security: a URL-source download always ends', () => {
 		// 16 KiB/s owes 32 KiB/s once 1 s has passed: behind at about 2 s (the whole file needs 18 s)
 		expect(result.nodeError?.message).toMatch(
 			new RegExp(
-				`^Input item 0 could not download "${url}": its server sent [\\d.]+ KiB in \\d s, less than 256 kbit/s`,
+				`^The download was too slow: its server sent [\\d.]+ KiB in \\d s, less than 256 kbit/s`,
 			),
 		);
 		expect(seconds).toBeGreaterThanOrEqual(1.5);

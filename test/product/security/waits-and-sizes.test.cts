@@ -41,7 +41,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 			}),
 		);
 		expect(result.nodeError?.message).toBe(
-			'Asking for an upload address (POST /getuploadurl) did not finish within 1 s (Timeout), so the node stopped waiting',
+			'EventPics did not answer the request for an upload address within 1 s, so the node stopped waiting',
 		);
 		expect(result.nodeError?.description).toContain('raise Options > "Timeout (Seconds)"');
 		expect(seconds).toBeGreaterThanOrEqual(0.95);
@@ -58,7 +58,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 			}),
 		);
 		expect(result.nodeError?.message).toBe(
-			'Listing the events (GET /geteventsandalbums) did not finish within 1 s (Timeout), so the node stopped waiting',
+			'EventPics did not answer the request for the events list within 1 s, so the node stopped waiting',
 		);
 		// two tries of 1 s each plus a short backoff: the real time, not the ~0.5 s of sleeping
 		const reported = Number(
@@ -76,7 +76,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
 		});
 		expect(result.nodeError?.message).toBe(
-			'Listing the events (GET /geteventsandalbums) answered 200 with more than 4 MiB, more than such an answer can be; the node stopped reading it',
+			'EventPics answered the request for the events list with more than 4 MiB, more than such an answer can be, so the node stopped reading it',
 		);
 	});
 
@@ -88,7 +88,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 			inputItems: [photo()],
 		});
 		expect(result.nodeError?.message).toBe(
-			'Asking for an upload address (POST /getuploadurl) answered 200 with more than 64 KiB, more than such an answer can be; the node stopped reading it',
+			'EventPics answered the request for an upload address with more than 64 KiB, more than such an answer can be, so the node stopped reading it',
 		);
 		expect(emu.uploads).toHaveLength(0);
 	});
@@ -101,7 +101,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 			inputItems: [photo()],
 		});
 		expect(result.nodeError?.message).toBe(
-			'Asking for an upload address (POST /getuploadurl) answered 400 with more than 64 KiB, more than such an answer can be; the node stopped reading it',
+			'EventPics answered the request for an upload address with more than 64 KiB, more than such an answer can be, so the node stopped reading it',
 		);
 		expect(result.text().length).toBeLessThan(30_000);
 	});
@@ -125,7 +125,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 		});
 		const error = result.nodeError!;
 		expect(error.message).toMatch(
-			/^Asking for an upload address \(POST \/getuploadurl\) answered 400: TOO_LONG: m{1000}… \(29000 more characters not shown\)$/,
+			/^EventPics refused the request for an upload address \(400\): TOO_LONG: m{1000}… \(29000 more characters not shown\)$/,
 		);
 		expect(String(error.description).length).toBeLessThan(2100);
 		expect(JSON.stringify(error).length).toBeLessThan(20_000);
@@ -140,7 +140,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 			inputItems: [photo()],
 		});
 		expect(result.nodeError?.message).toBe(
-			'Uploading the file to the upload address (PUT) answered 500 with more than 64 KiB, more than such an answer can be; the node stopped reading it',
+			'The storage answered the upload with more than 64 KiB, more than such an answer can be, so the node stopped reading it',
 		);
 		expect(result.text().length).toBeLessThan(30_000);
 	});
@@ -174,10 +174,10 @@ describe('security: every wait is bounded and every answer capped', () => {
 			}),
 		);
 		expect(result.nodeError?.message).toBe(
-			'Asking for an upload address (POST /getuploadurl) answered 429',
+			'EventPics limited the request rate of this key (429)',
 		);
 		expect(result.nodeError?.description).toContain(
-			'EventPics asked to wait 40 s before the next try (Retry-After), more than the 5 s left of "Max Total Wait (Seconds)", so the node stopped at once instead of waiting.',
+			'EventPics asked to wait 40 s before the next try (Retry-After), more than the 5 s left of Options > "Max Total Wait (Seconds)", so the node stopped at once instead of waiting.',
 		);
 		expect(seconds).toBeLessThan(4);
 	});
@@ -197,7 +197,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 				inputItems: [photo()],
 			});
 			expect(result.nodeError?.message).toBe(
-				'Uploading the file to the upload address (PUT) answered 429: SlowDown: Please reduce your request rate',
+				'The storage limited the request rate (429): SlowDown: Please reduce your request rate.',
 			);
 			const sent = emu.requests.filter((r) => r.method === 'PUT').map((r) => r.startedAt);
 			expect(sent).toHaveLength(3);
@@ -224,7 +224,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 			}),
 		);
 		expect(result.items[0].json.error).toBe(
-			'Asking for an upload address (POST /getuploadurl) answered 429',
+			'EventPics limited the request rate of this key (429)',
 		);
 		expect(result.items[1].json).toMatchObject({ fileName: 'second.jpg', statusCode: 200 });
 		// the second file waited for the pause (2 s at most), not for 34 days
@@ -243,10 +243,10 @@ describe('security: every wait is bounded and every answer capped', () => {
 		);
 		// the 800 bytes fit in the connection's buffers: what stops is the answer after the last byte
 		expect(result.nodeError?.message).toBe(
-			'Uploading the file to the upload address (PUT) sent all 800 bytes, then no answer came within 1 s (Timeout) of the time its last bytes could arrive, so the node stopped waiting',
+			'The upload stalled: all 800 bytes were sent, then no answer came within 1 s (Timeout) of the time its last bytes could arrive',
 		);
 		expect(result.nodeError?.description).toContain(
-			'The connection to the storage stopped moving data.',
+			'The connection stopped moving data.',
 		);
 		expect(seconds).toBeLessThan(4.5);
 	});
@@ -262,7 +262,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 			}),
 		);
 		expect(result.nodeError?.message).toBe(
-			'Uploading the file to the upload address (PUT) sent all 800 bytes and the storage began to answer, but its answer did not end within 1 s (Timeout), so the node stopped waiting',
+			'The upload stalled: the storage began to answer, but its answer did not end within 1 s (Timeout)',
 		);
 		expect(emu.uploads).toHaveLength(0);
 		expect(seconds).toBeLessThan(30);
