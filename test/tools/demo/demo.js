@@ -270,8 +270,8 @@ async function runDemo(options = {}) {
 				bytes: json.bytes,
 				attempts: json.attempts,
 				takenAt:
-					typeof json.takenAt === 'number'
-						? new Date(json.takenAt).toISOString().replace('.000Z', 'Z')
+					typeof json.takenAtMs === 'number'
+						? new Date(json.takenAtMs).toISOString().replace('.000Z', 'Z')
 						: 'not sent',
 				result: json.outcome,
 			};
