@@ -193,7 +193,7 @@ const WORDS: Record<
 	stalled: {
 		summary: (f) => `${f.step === 'put' ? 'The upload' : 'The download'} stalled: ${f.detail}`,
 		advice: (f, n) =>
-			`${f.step === 'download' ? 'The server of the File URL stopped sending data' : 'The connection stopped moving data'}. Run the workflow again${n.timeout ? `; on a network that pauses longer, raise ${n.timeout}` : ''}.`,
+			`${f.step === 'download' ? 'The server of the File URL stopped sending data' : 'The connection to the storage stopped moving data'}. Run the workflow again${n.timeout ? `; on a network that pauses longer, raise ${n.timeout}` : ''}.`,
 	},
 	tooSlow: {
 		summary: (f) => `${f.step === 'put' ? 'The upload' : 'The download'} was too slow: ${f.detail}`,

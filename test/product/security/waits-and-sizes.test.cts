@@ -246,7 +246,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 			'The upload stalled: all 800 bytes were sent, then no answer came within 1 s (Timeout) of the time its last bytes could arrive',
 		);
 		expect(result.nodeError?.description).toContain(
-			'The connection stopped moving data.',
+			'The connection to the storage stopped moving data.',
 		);
 		expect(seconds).toBeLessThan(4.5);
 	});
