@@ -34,9 +34,9 @@ async function failuresAnswered(ctx) {
 		refused.results.map((result) => [result.outcome, result.fileName]),
 		[['failed', 'notes.txt']],
 	);
-	assert.match(String(refused.results[0].reason), /is neither a photo nor a video/);
+	assert.match(String(refused.results[0].error), /is neither a photo nor a video/);
 	ctx.step(
-		'ok  a refused file: Respond to Webhook answers with its item (outcome "failed", reason)',
+		'ok  a refused file: Respond to Webhook answers with its item (outcome "failed", error)',
 	);
 
 	const formUrl = `${ctx.server.url}/form/${FORM.nodes.find((/** @type {any} */ n) => n.name === 'Photo form').parameters.options.path}`;

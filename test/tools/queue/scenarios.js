@@ -21,7 +21,7 @@ const { sampleMemory } = require('./cluster');
 const { makePhotos, runLoad, byWorker, assertExactlyOnce, postBatch } = require('./load');
 const { failuresAnswered } = require('./guests');
 
-/** n8n's largest readable file in database mode (mirrors nodes/EventPics/helpers/binaryMode.ts). */
+/** n8n's largest readable file in database mode (mirrors nodes/EventPics/actions/photo/file.ts: DATABASE_READ_LIMIT). */
 const DATABASE_READ_LIMIT_BYTES = Math.floor((0x1fffffe8 - 2) / 2);
 
 /**
@@ -209,8 +209,8 @@ async function largeFiles(ctx, workers) {
 	// the failed file's item, in Respond to Webhook's answer (see guests.js for why it once was empty)
 	const [refusal] = over.answer.results;
 	const message =
-		/The file in binary field "f0" of item 0 \([^)]*\) is too large to read from n8n's database/.exec(
-			String(refusal?.reason),
+		/The file in binary field "f0" \([^)]*\) is too large to read from n8n's database/.exec(
+			String(refusal?.error),
 		);
 	assert.ok(message, `the answer does not name the refusal: ${JSON.stringify(refusal)}`);
 	assert.equal(refusal.outcome, 'failed');
