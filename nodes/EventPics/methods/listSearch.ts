@@ -20,7 +20,9 @@ async function loadEvents(ctx: ILoadOptionsFunctions): Promise<EventSummary[]> {
 	try {
 		return await listEvents(ctx, baseUrl, DROPDOWN_POLICY);
 	} catch (error) {
-		throw toNodeError(ctx.getNode(), error, { secret: apiKey });
+		// the editor writes the HTTP code before the message ("401 - ..."): not twice
+		const voice = { summary: { unauthorized: 'EventPics refused the API key of the credential' } };
+		throw toNodeError(ctx.getNode(), error, { secret: apiKey, voice });
 	}
 }
 

@@ -164,7 +164,7 @@ describe('the API key never leaks', () => {
 			() => undefined,
 			(error: unknown) => error as { message: string; description?: string },
 		);
-		expect(refusal?.message).toBe('EventPics refused the API key of the credential (401)');
+		expect(refusal?.message).toBe('EventPics refused the API key of the credential');
 		expect(
 			JSON.stringify({ ...refusal, message: refusal?.message, description: refusal?.description }),
 		).not.toContain(emu.apiKey);

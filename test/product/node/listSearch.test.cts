@@ -134,7 +134,8 @@ describe("dropdowns (list search) through n8n-core's LoadOptionsContext", () => 
 				() => undefined,
 				(e: { message: string; description?: string }) => e,
 			);
-			expect(error?.message).toBe('EventPics refused the API key of the credential (401)');
+			// the editor shows "401 - " before it (test:editor): the code is not repeated
+			expect(error?.message).toBe('EventPics refused the API key of the credential');
 			expect(error).toMatchObject({ httpCode: '401' });
 			expect(error?.description).toBe(
 				'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it.',
