@@ -103,7 +103,7 @@ async function expressionChecks({ check, page, app }) {
 		keeps(parameters.album, /\$fromAI\('albumId'/, 'Album', asAdded);
 		const fileUrl = parameters.fileUrl === undefined ? undefined : { value: parameters.fileUrl };
 		keeps(fileUrl, /\$fromAI\('fileUrl'/, 'File URL', asAdded);
-		await panelShows(page, "$fromAI('albumId'");
+		await panelShows(page, 'Defined automatically by the model');
 	};
 
 	await check('tool-keeps-fromai-after-a-test-run', async () => {

@@ -80,7 +80,10 @@ async function main() {
 			await ui.seeText(page, 'connect with these settings'); // "Couldn’t connect ..."
 			// the banner shows the test's message after "More details"
 			await page.getByText('More details').first().click();
-			await ui.seeText(page, 'EventPics refused the API key of the credential (401). Copy the key again');
+			await ui.seeText(
+				page,
+				'EventPics refused the API key of the credential (401). Copy the key again',
+			);
 		});
 		await check('credential-plain-http', async () => {
 			const before = app.emulator.requests.length;
