@@ -58,7 +58,7 @@ const refuse = (ctx: IExecuteFunctions, itemIndex: number, message: string, desc
 const ANY = 'set Options > "File Types" to "Any File"';
 const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> = {
 	unknown:
-		'Give the file a name with a known extension in Options > "File Name", or set Options > "File Types" to "Photos, Videos and Unknown Types" to send it as application/octet-stream.',
+		'Give the file a name with a known extension in Options > "File Name", or set Options > "File Types" to "Photos, Videos and Unknown Types" to send it as a file of unknown type.',
 	notMedia: `An event album holds photos and videos. Give the file its right extension in Options > "File Name", or ${ANY} to upload it anyway.`,
 	text: `This is usually an error or login page instead of the file. Check the address or binary field; to upload the file anyway, ${ANY}.`,
 	unrecognised: `A file named as a photo or video must be one the node can recognise (JPEG, PNG, GIF, WebP, HEIC, AVIF, TIFF, BMP, MP4, QuickTime, AVI, WebM, Matroska, MPEG). Check the file or its address; to upload it anyway, ${ANY}.`,

@@ -110,7 +110,7 @@ const options: INodeProperties = {
 					name: 'Photos, Videos and Unknown Types',
 					value: 'unknown',
 					description:
-						'Also files whose type cannot be told from their name (camera RAW, unknown extensions), sent as application/octet-stream',
+						'Also files whose type cannot be told from their name (camera RAW, unknown extensions), sent as a file of unknown type',
 				},
 			],
 		},
