@@ -209,11 +209,9 @@ export function networkFacts(
 		if (typeof code === 'string' && isNetworkCode(code))
 			return new EventPicsError('noAnswer', { ...more, step, networkCode: code });
 		if (typeof message === 'string' && message.trim() !== '') {
-			const label = [
-				typeof name === 'string' && name !== 'Error' ? name : '',
-				typeof code === 'string' || typeof code === 'number' ? `(${code})` : '',
-			].filter(Boolean);
-			thrown = `${label.length > 0 ? `${label.join(' ')}: ` : ''}${message}`;
+			const named = typeof name === 'string' && name !== 'Error' ? `${name}: ` : '';
+			const coded = typeof code === 'string' || typeof code === 'number' ? ` (${code})` : '';
+			thrown = `${named}${message}${coded}`;
 		}
 		cause = cause.cause as IDataObject | undefined;
 	}

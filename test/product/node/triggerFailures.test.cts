@@ -145,7 +145,7 @@ describe('EventPics Trigger when polls fail', () => {
 			// a code, but no network one: named with it (n8n aborting a request it cancels)
 			[
 				named('This operation was aborted', { name: 'AbortError', code: 'ABORT_ERR' }),
-				'AbortError (ABORT_ERR): This operation was aborted',
+				'AbortError: This operation was aborted (ABORT_ERR)',
 			],
 			// what n8n says is redacted of the key
 			[
@@ -172,6 +172,28 @@ describe('EventPics Trigger when polls fail', () => {
 		failure = undefined;
 		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['during-failures']);
 		expect((await poller.poll()).emitted).toBeNull();
+	});
+
+	it('a server that answers, but not in HTTP, is named by what Node.js said', async () => {
+		const net = await import('node:net');
+		const server = net.createServer((socket) =>
+			socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nBad Header\r\n\r\n')),
+		);
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as { port: number };
+		try {
+			const poller = await createPoller({
+				emu,
+				parameters: newEvent,
+				baseUrl: `http://127.0.0.1:${port}`,
+			});
+			await expect(poller.activate()).rejects.toMatchObject({
+				message:
+					'The request for the events list failed: Parse Error: Invalid header token (HPE_INVALID_HEADER_TOKEN)',
+			});
+		} finally {
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
 	});
 
 	it('the key appears nowhere: not in what it remembers, emits, errors or logs', async () => {
