@@ -106,6 +106,8 @@ const VOICE: Voice = {
 			'The trigger asks again at its next poll; if it persists, contact EventPics support.',
 		deadline:
 			'The trigger asks again at its next poll; if this repeats, check the Base URL of the credential.',
+		failed:
+			'This is the error n8n or Node.js reported, as it was: no network failure the node knows. The trigger asks again at its next poll; if this repeats, report this message and your n8n version at https://github.com/eventpics/n8n-nodes-eventpics/issues.',
 	},
 	after:
 		'The trigger keeps what it has seen: once polls succeed again it reports only what is new, nothing twice.',

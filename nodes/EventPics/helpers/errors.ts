@@ -19,6 +19,7 @@ export type Kind =
 	| 'tooLarge'
 	| 'deadline'
 	| 'noAnswer'
+	| 'failed'
 	| 'ssrf'
 	| 'refusedAddress'
 	| 'putRefused'
@@ -102,6 +103,13 @@ export function networkText(code: string | undefined): string {
 	);
 }
 
+/**
+ * A code of a failed connection: one NETWORK words, or a system error code (ENETDOWN, EPROTO, ...).
+ * Other codes (ABORT_ERR, ERR_INVALID_ARG_TYPE, ...) are no network failure.
+ */
+export const isNetworkCode = (code: string) =>
+	NETWORK.some(([pattern]) => pattern.test(code)) || /^E(?!RR_)[A-Z0-9_]+$/.test(code);
+
 /** The option names and places a caller's advice fills in (the operation's words). */
 export interface Names {
 	timeout?: string;
@@ -172,6 +180,12 @@ const WORDS: Record<
 			f.step === 'download'
 				? 'Check that the File URL is right and that its server is reachable from the machine n8n runs on.'
 				: 'Check the network and the Base URL in the credential, then run the workflow again.',
+	},
+	failed: {
+		summary: (f) =>
+			`${WHAT[f.step].replace(/^t/, 'T')}${f.url ? ` of ${f.url}` : ''} failed: ${f.detail}`,
+		advice: () =>
+			'This is the error n8n or Node.js reported, as it was: no network failure the node knows. Run the workflow again; if it repeats, report this message and your n8n version at https://github.com/eventpics/n8n-nodes-eventpics/issues.',
 	},
 	ssrf: {
 		summary: (f) =>

@@ -7,7 +7,8 @@ import type {
 import { checkBaseUrl, DEFAULT_BASE_URL } from '../helpers/baseUrl';
 import { EventPicsError } from '../helpers/errors';
 import { parseEvents } from '../helpers/events';
-import { headerText, shownDuration, shownSize } from '../helpers/text';
+import { redact } from '../helpers/redact';
+import { capText, headerText, shownDuration, shownSize } from '../helpers/text';
 import type { AnswerStream } from '../transport/request';
 import {
 	networkFacts,
@@ -23,8 +24,10 @@ export const PROBE_LIMITS = { totalMs: 20_000, stallMs: 10_000, maxBytes: 4 * 10
 const KEEP_DEFAULT = `EventPics itself is at ${DEFAULT_BASE_URL}.`;
 
 /** A failure of the test's request in the words of the credential dialog, with what to do. */
-function words(host: string, error: EventPicsError): string {
+function words(host: string, error: EventPicsError, apiKey: string): string {
 	const { networkCode, detail } = error.facts;
+	if (error.kind === 'failed')
+		return `The test request to ${host} failed: ${capText(redact(detail ?? '', apiKey), 1000)}`;
 	if (error.kind === 'ssrf')
 		return `n8n's SSRF protection blocked the Base URL (${host}): ${detail}`;
 	if (error.kind === 'tooLarge')
@@ -139,7 +142,7 @@ export async function eventPicsApiTest(
 	if (answer instanceof Error)
 		return {
 			status: 'Error',
-			message: answer instanceof EventPicsError ? words(host, answer) : answer.message,
+			message: answer instanceof EventPicsError ? words(host, answer, apiKey) : answer.message,
 		};
 	const refused = statusWords(answer.statusCode, headerText(answer.headers, 'location'));
 	if (refused) return { status: 'Error', message: refused };

@@ -11,7 +11,7 @@ import { jsonParse, NodeOperationError, sleep } from 'n8n-workflow';
 import { checkBaseUrl } from '../helpers/baseUrl';
 
 import type { Facts, Step } from '../helpers/errors';
-import { EventPicsError } from '../helpers/errors';
+import { EventPicsError, isNetworkCode } from '../helpers/errors';
 import type { EventSummary } from '../helpers/events';
 import { parseEvents } from '../helpers/events';
 import { headerText, shownSize } from '../helpers/text';
@@ -188,23 +188,34 @@ export function parseBody(bytes: Buffer, statusCode = 200): unknown {
 	return text.trim() === '' ? '' : jsonParse<unknown>(text, { fallbackValue: text });
 }
 
-/** Find a Node.js network error code (or n8n's SSRF refusal) in an error and its causes. */
+/**
+ * What ended a request that got no answer: n8n's SSRF refusal or a network error code, found in the
+ * error or its causes; else the error as it was thrown (the name, code and message of the deepest
+ * that has a message): n8n's own helpers can fail before anything is sent, and such a failure called
+ * a network one sends the user to check a network that works.
+ */
 export function networkFacts(
 	step: Step,
 	error: unknown,
 	more: Partial<Facts> = {},
 ): EventPicsError {
+	let thrown = 'an error without a message';
 	for (let cause = error as IDataObject | undefined, depth = 0; cause && depth < 5; depth++) {
-		const { name, description, code } = cause;
+		const { name, description, code, message } = cause;
 		if (name === 'SsrfBlockedIpError' || name === 'SsrfBlockedHostnameError') {
 			const detail = typeof description === 'string' ? description : 'the address is restricted';
 			return new EventPicsError('ssrf', { ...more, step, detail });
 		}
-		if (typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'ERR_BAD_RESPONSE')
+		if (typeof code === 'string' && isNetworkCode(code))
 			return new EventPicsError('noAnswer', { ...more, step, networkCode: code });
+		if (typeof message === 'string' && message.trim() !== '') {
+			const named = typeof name === 'string' && name !== 'Error' ? `${name}: ` : '';
+			const coded = typeof code === 'string' || typeof code === 'number' ? ` (${code})` : '';
+			thrown = `${named}${message}${coded}`;
+		}
 		cause = cause.cause as IDataObject | undefined;
 	}
-	return new EventPicsError('noAnswer', { ...more, step, networkCode: 'NETWORK_ERROR' });
+	return new EventPicsError('failed', { ...more, step, detail: thrown });
 }
 
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if readable. */

@@ -73,6 +73,23 @@ describe('EventPics API credential: Test connection', () => {
 		});
 	});
 
+	it('a server that answers, but not in HTTP, is named by what Node.js said, not as "no answer"', async () => {
+		const net = await import('node:net');
+		const server = net.createServer((socket) =>
+			socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nBad Header\r\n\r\n')),
+		);
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as { port: number };
+		try {
+			expect(await test({ apiKey: emu.apiKey, baseUrl: `http://127.0.0.1:${port}` })).toEqual({
+				status: 'Error',
+				message: `The test request to 127.0.0.1:${port} failed: Parse Error: Invalid header token (HPE_INVALID_HEADER_TOKEN)`,
+			});
+		} finally {
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
+	});
+
 	it('a 200 that is not an EventPics events list is not "Connection successful!"', async () => {
 		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'badJson', times: 1 });
 		expect(await test({ apiKey: emu.apiKey, baseUrl: emu.baseUrl })).toEqual({

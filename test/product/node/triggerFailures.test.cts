@@ -1,3 +1,6 @@
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { credentialTypes } from './fixture.cts';
 import type { TriggerEmulator } from './triggerFixture.cts';
 import {
 	createPoller,
@@ -102,6 +105,95 @@ describe('EventPics Trigger when polls fail', () => {
 			'EventPics answered the request for the events list with more than 4 MiB, more than such an answer can be, so the node stopped reading it',
 		);
 		expect(tick.error?.description).toContain(NOTHING_LOST);
+	});
+
+	it('a failure inside n8n before anything is sent is named as it was, not as a network failure', async () => {
+		// Found in the real app (n8n 2.41.1, three EventPics Triggers in one workflow): each poll takes
+		// the workflow's expression isolate and the first to end gives it back while the others still
+		// run, so n8n's credential helper, applying the key, threw "No bridge acquired ..." inside
+		// httpRequestWithAuthentication; nothing was sent, and the node called it "no connection could
+		// be made". Here n8n's helper gets the same kind of error from the credential's authentication.
+		let failure: Error | undefined;
+		const authenticate = async (
+			credentials: ICredentialDataDecryptedObject,
+			options: IHttpRequestOptions,
+		) => {
+			if (failure) throw failure;
+			return {
+				...options,
+				headers: { ...options.headers, Authorization: `Bearer ${credentials.apiKey}` },
+			};
+		};
+		const poller = await createPoller({
+			emu,
+			parameters: newEvent,
+			credentialTypes: { eventPicsApi: { ...credentialTypes.eventPicsApi, authenticate } },
+		});
+		await poller.activate();
+		const remembered = poller.current();
+		const sent = emu.requests.length;
+		emu.addEvent({ linkId: 'during-failures', title: 'Created while polls failed' });
+		const named = (message: string, fields: Record<string, string>) =>
+			Object.assign(new Error(message), fields);
+		const cases: Array<[Error, string]> = [
+			[
+				named('No bridge acquired for this context. Call acquire() first.', {
+					name: 'IsolateError',
+				}),
+				'IsolateError: No bridge acquired for this context. Call acquire() first.',
+			],
+			// a code, but no network one: named with it (n8n aborting a request it cancels)
+			[
+				named('This operation was aborted', { name: 'AbortError', code: 'ABORT_ERR' }),
+				'AbortError: This operation was aborted (ABORT_ERR)',
+			],
+			// what n8n says is redacted of the key
+			[
+				named(`Cannot resolve "Bearer ${emu.apiKey}"`, {}),
+				'Cannot resolve "Bearer [redacted API key]"',
+			],
+		];
+		for (const [thrown, shown] of cases) {
+			failure = thrown;
+			const tick = await poller.poll();
+			expect(tick.emitted).toBeNull();
+			expect(tick.error).toMatchObject({
+				name: 'NodeOperationError',
+				message: `The request for the events list failed: ${shown}`,
+				description: `This is the error n8n or Node.js reported, as it was: no network failure the node knows. The trigger asks again at its next poll; if this repeats, report this message and your n8n version at https://github.com/eventpics/n8n-nodes-eventpics/issues. ${NOTHING_LOST}`,
+			});
+			expect(JSON.stringify([tick.error, tick.error?.message, tick.logs])).not.toContain(
+				emu.apiKey,
+			);
+		}
+		// nothing reached EventPics, nothing was forgotten, and once n8n works the new event comes once
+		expect(emu.requests).toHaveLength(sent);
+		expect(poller.current()).toEqual(remembered);
+		failure = undefined;
+		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['during-failures']);
+		expect((await poller.poll()).emitted).toBeNull();
+	});
+
+	it('a server that answers, but not in HTTP, is named by what Node.js said', async () => {
+		const net = await import('node:net');
+		const server = net.createServer((socket) =>
+			socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nBad Header\r\n\r\n')),
+		);
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as { port: number };
+		try {
+			const poller = await createPoller({
+				emu,
+				parameters: newEvent,
+				baseUrl: `http://127.0.0.1:${port}`,
+			});
+			await expect(poller.activate()).rejects.toMatchObject({
+				message:
+					'The request for the events list failed: Parse Error: Invalid header token (HPE_INVALID_HEADER_TOKEN)',
+			});
+		} finally {
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
 	});
 
 	it('the key appears nowhere: not in what it remembers, emits, errors or logs', async () => {

@@ -67,6 +67,8 @@ export interface PollerOptions {
 	nodes?: Array<Partial<INode> & { name: string; type: string }>;
 	connections?: IConnections;
 	nodeTypes?: Record<string, unknown>;
+	/** Other credential types than the package's (a credential whose authentication fails inside n8n). */
+	credentialTypes?: Record<string, unknown>;
 	credentialId?: string;
 }
 
@@ -75,7 +77,7 @@ export async function createPoller(options: PollerOptions): Promise<Poller> {
 	return (await engine.createPoller({
 		nodeType: TRIGGER_TYPE,
 		nodeTypes: { ...triggerTypes, ...options.nodeTypes },
-		credentialTypes,
+		credentialTypes: { ...credentialTypes, ...options.credentialTypes },
 		credentials: {
 			eventPicsApi: {
 				apiKey: options.apiKey ?? options.emu.apiKey,
