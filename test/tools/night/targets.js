@@ -1,0 +1,128 @@
+// @ts-check
+'use strict';
+
+/**
+ * What must hold after a night or a drive import (issue 37). Each target is a name, whether it
+ * holds (null: the night gave nothing to judge it by, which the report says), and the figures.
+ *
+ * Booth nights:
+ *   the shipped example (and a workflow file)  every photo stored exactly once and whole: none
+ *     twice, none partial, none lost, nothing else stored; n8n's memory does not grow with the
+ *     folder; the binary data a run keeps does not grow with the folder
+ *   the schedule shape (a user's own)  no partial photo, no photo twice (beyond the one whose
+ *     upload was in flight at the kill), none lost, nothing else stored
+ * The drive import: a run with nothing new downloads no file body and takes at most 1.5 times a
+ * run over an empty folder (medians); every file arrives once and whole.
+ *
+ * "Does not grow with the folder": over the second half of the night (the restart's catch-up
+ * included) n8n's peak memory stays within the peak of the second quarter plus the larger of
+ * 192 MiB and a quarter of what the folder grew by meanwhile; the run at 100 % keeps at most the
+ * larger of two photos and 1.5 times what the run at 25 % kept.
+ */
+
+const MIB = 2 ** 20;
+const RSS_SLACK = 192 * MIB;
+
+/**
+ * @typedef {{ target: string, holds: boolean | null, detail: string }} Target
+ */
+
+/** @param {number} bytes */
+const mib = (bytes) => `${(bytes / MIB).toFixed(0)} MiB`;
+
+/**
+ * @param {import('./night').NightResult} night
+ * @param {string} shape
+ * @returns {Target[]}
+ */
+function nightTargets(night, shape) {
+	const { album } = night;
+	const inFlight = night.inFlightAtKill?.name;
+	const twiceBeyondKill = album.perPhoto.filter(
+		(p) => p.whole > (p.name === inFlight ? 2 : 1),
+	).length;
+	/** @type {Target[]} */
+	const targets = [];
+	const add = (
+		/** @type {string} */ target,
+		/** @type {boolean | null} */ holds,
+		/** @type {string} */ detail,
+	) => targets.push({ target, holds, detail });
+	if (shape === 'schedule') {
+		add('no partial photo stored', album.partial === 0, `${album.partial} partial`);
+		add(
+			'no photo stored twice (beyond the one in flight at the kill)',
+			twiceBeyondKill === 0,
+			`${album.twice} twice (${album.extraCopies} extra copies); in flight at the kill: ${inFlight ?? 'none'}`,
+		);
+	} else {
+		add(
+			'every photo stored exactly once and whole',
+			album.once === album.photos,
+			`${album.once} of ${album.photos} once, ${album.twice} twice (${album.extraCopies} extra copies), ${album.partial} partial`,
+		);
+		add('no partial photo stored', album.partial === 0, `${album.partial} partial`);
+	}
+	add('no photo lost', album.lost === 0, `${album.lost} lost`);
+	add(
+		'nothing else stored in the album',
+		album.strays.length === 0,
+		album.strays.length ? `stored: ${album.strays.slice(0, 3).join(', ')}` : 'none',
+	);
+	if (shape === 'schedule') return targets;
+
+	const grew = night.folder.bytes - night.folder.bytesAt50;
+	const allowed = night.peaks.rssBefore50 + Math.max(RSS_SLACK, grew / 4);
+	add(
+		"n8n's memory does not grow with the folder",
+		night.peaks.rssBefore50 > 0 ? night.peaks.rssAfter50 <= allowed : null,
+		`peak after half-way ${mib(night.peaks.rssAfter50)}, second quarter ${mib(night.peaks.rssBefore50)}, allowed ${mib(allowed)} (folder +${mib(grew)})`,
+	);
+	const at25 = night.runs.find((r) => r.mark === 25)?.binary ?? null;
+	const at100 = night.runs.find((r) => r.mark === 100)?.binary ?? null;
+	const binaryAllowed = Math.max(2 * night.night.largestPhoto, 1.5 * (at25 ?? 0));
+	const binaryTarget = 'the binary data a run keeps does not grow with the folder';
+	if (night.binaryMode === 'default')
+		add(binaryTarget, true, `memory mode: no binary data folder (peak ${mib(night.peaks.binary)})`);
+	else if (at100 === null)
+		add(binaryTarget, null, 'not judged: no saved execution at 100 % kept a binary data folder');
+	else
+		add(
+			binaryTarget,
+			at100 <= binaryAllowed,
+			`run at 100 % ${mib(at100)}, at 25 % ${at25 === null ? 'none' : mib(at25)}, allowed ${mib(binaryAllowed)}`,
+		);
+	return targets;
+}
+
+/**
+ * @param {import('./drive-import').DriveResult} drive
+ * @param {(values: number[]) => number} median
+ * @returns {Target[]}
+ */
+function driveTargets(drive, median) {
+	const nothingNew = drive.runs.filter((r) => r.kind === 'nothing new');
+	const empty = drive.runs.filter((r) => r.kind === 'empty');
+	const last = nothingNew.filter((r) => r.listed === drive.files);
+	const ratio = median(last.map((r) => r.ms)) / Math.max(1, median(empty.map((r) => r.ms)));
+	const downloads = nothingNew.reduce((sum, r) => sum + r.downloads, 0);
+	return [
+		{
+			target: 'a run with nothing new downloads no file body',
+			holds: downloads === 0,
+			detail: `${downloads} bodies over ${nothingNew.length} runs with nothing new`,
+		},
+		{
+			target: `a run with nothing new of ${drive.files} files takes at most 1.5x a run over an empty folder`,
+			holds: ratio <= 1.5,
+			detail: `median ${(median(last.map((r) => r.ms)) / 1000).toFixed(2)} s vs ${(median(empty.map((r) => r.ms)) / 1000).toFixed(2)} s: ${ratio.toFixed(2)}x`,
+		},
+		{
+			target: 'every drive file stored once',
+			holds: drive.album.distinct === drive.files && drive.album.twice === 0,
+			detail: `${drive.album.distinct} of ${drive.files} stored, ${drive.album.twice} extra copies`,
+		},
+	];
+}
+
+module.exports = { nightTargets, driveTargets };
