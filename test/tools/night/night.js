@@ -21,7 +21,7 @@ const { EMULATOR_TARGET } = require('../examples/examples');
 const { planNight, startBooth } = require('./booth');
 const { startN8n } = require('./n8n-process');
 const { startSampler, folderBytes } = require('./sampler');
-const { session, runningExecutions } = require('./rest');
+const { session, runningExecutions, createCredential, publish } = require('./rest');
 const { compareAlbum } = require('./compare');
 const { marks, peak } = require('./figures');
 const { boothWorkflow, triggerKind } = require('./workflows');
@@ -145,18 +145,10 @@ async function runNight(options) {
 			product: options.product,
 		});
 		const trigger = triggerKind(workflow);
-		await step(`workflow "${workflow.name}" (${trigger}) imported and published`, async () => {
-			fs.cpSync(options.nodesTemplate, path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
-			const credential = path.join(work, 'credential.json');
-			n8n.writeCredentialFile(credential, { apiKey: emulator.apiKey, baseUrl: emulator.baseUrl });
-			await n8n.mustRun(['import:credentials', `--input=${credential}`], env);
-			await n8n.importWorkflow(workflow, path.join(work, 'workflow.json'), env);
-			await n8n.publishWorkflow(workflow.id, env);
-		});
-
+		fs.cpSync(options.nodesTemplate, path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
 		const sampler = startSampler({
 			binaryDir: path.join(userFolder, '.n8n', 'storage'),
-			limits: { rss: 12 * 2 ** 30, binary: 60 * 2 ** 30 },
+			limits: { rss: 12 * 2 ** 30, binary: 40 * 2 ** 30, freeDisk: 12 * 2 ** 30 },
 			onLimit: (message) => aborted.abort(new Error(message)),
 		});
 		cleanups.push(() => sampler.stop());
@@ -165,6 +157,18 @@ async function runNight(options) {
 		cleanups.push(() => server.stop());
 		sampler.watch(server.pid);
 		let cookie = await session(server.url);
+		const workflowId = await step(
+			`workflow "${workflow.name}" (${trigger}) published with its credential`,
+			async () => {
+				const credential = { ...n8n.EMULATOR_CREDENTIAL, type: 'eventPicsApi' };
+				const id = await createCredential(server.url, cookie, {
+					name: credential.name,
+					type: credential.type,
+					data: { apiKey: emulator.apiKey, baseUrl: emulator.baseUrl },
+				});
+				return await publish(server.url, cookie, workflow, { ...credential, id });
+			},
+		);
 
 		const plan = planNight({
 			photos: options.photos,
@@ -273,7 +277,7 @@ async function runNight(options) {
 				[
 					path.join(__dirname, 'executions-db.js'),
 					path.join(userFolder, '.n8n', 'database.sqlite'),
-					workflow.id,
+					workflowId,
 				],
 				{ maxBuffer: 64 * 2 ** 20 },
 			);
@@ -293,7 +297,7 @@ async function runNight(options) {
 			'.n8n',
 			'storage',
 			'workflows',
-			workflow.id,
+			workflowId,
 			'executions',
 		);
 		const runs = marks({ executions, samples: sampler.samples, photos, heldAt: night.heldAt });

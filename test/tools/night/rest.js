@@ -2,12 +2,14 @@
 'use strict';
 
 /**
- * The two questions the night asks a running n8n through its REST API, as the editor's executions
- * list does: the owner's session (the account is made on the first start of a user folder, logged
- * into after a restart), and how many executions run now.
+ * What the night asks of a running n8n through its REST API, as the editor does: the owner's
+ * session (the account is made on the first start of a user folder, logged into after a restart),
+ * a credential and a published workflow (the editor's Save and Publish: a workflow's triggers
+ * start at once, no CLI command and no restart needed), and how many executions run now.
  */
 
 const { OWNER, ownerSession } = require('../n8n-app/owner');
+const { publishThroughRest } = require('../n8n-app/n8n');
 
 /**
  * The n8n-auth cookie: the owner account is made when the user folder has none yet, else logged in.
@@ -46,4 +48,47 @@ async function runningExecutions(url, cookie) {
 	return Array.isArray(data?.results) ? data.results.length : Number(data?.count ?? 0);
 }
 
-module.exports = { session, runningExecutions };
+/**
+ * Creates a credential as the editor's credential dialog does; returns its id.
+ * @param {string} url
+ * @param {string} cookie
+ * @param {{ name: string, type: string, data: Record<string, unknown> }} credential
+ * @returns {Promise<string>}
+ */
+async function createCredential(url, cookie, credential) {
+	const response = await fetch(`${url}/rest/credentials`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', Cookie: `n8n-auth=${cookie}` },
+		body: JSON.stringify(credential),
+	});
+	if (!response.ok)
+		throw new Error(`POST /rest/credentials: ${response.status} ${await response.text()}`);
+	const { data } = /** @type {any} */ (await response.json());
+	return String(data.id);
+}
+
+/**
+ * Saves and publishes a workflow whose nodes use the credential type `type`, pointed at the
+ * credential `credential`; returns the id n8n gave the workflow.
+ * @param {string} url
+ * @param {string} cookie
+ * @param {any} workflow
+ * @param {{ type: string, id: string, name: string }} credential
+ * @returns {Promise<string>}
+ */
+async function publish(url, cookie, workflow, credential) {
+	const nodes = workflow.nodes.map((/** @type {any} */ node) =>
+		node.credentials?.[credential.type]
+			? {
+					...node,
+					credentials: {
+						...node.credentials,
+						[credential.type]: { id: credential.id, name: credential.name },
+					},
+				}
+			: node,
+	);
+	return await publishThroughRest(url, cookie, { ...workflow, nodes });
+}
+
+module.exports = { session, runningExecutions, createCredential, publish };

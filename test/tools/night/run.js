@@ -35,9 +35,9 @@ const PRESETS = {
 		repeat: 3,
 	},
 	short: {
-		photos: 24,
-		seconds: 75,
-		down: 15,
+		photos: 30,
+		seconds: 100,
+		down: 10,
 		interval: 10,
 		shapes: ['example'],
 		binary: ['filesystem', 'default'],

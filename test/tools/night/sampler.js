@@ -13,6 +13,7 @@
  */
 
 const fs = require('node:fs');
+const path = require('node:path');
 const { execFile } = require('node:child_process');
 
 /**
@@ -74,8 +75,10 @@ function folderBytes(dir) {
 }
 
 /**
+ * The guards (`limits`) stop a night that would take the machine down with it: n8n's memory, its
+ * binary data folder, and the free space left on that folder's disk.
  * @param {{ binaryDir: string, intervalMs?: number, binaryEveryMs?: number,
- *   limits?: { rss: number, binary: number }, onLimit?: (message: string) => void }} options
+ *   limits?: { rss: number, binary: number, freeDisk?: number }, onLimit?: (message: string) => void }} options
  */
 function startSampler({
 	binaryDir,

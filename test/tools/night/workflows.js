@@ -9,6 +9,10 @@
  *                  Keep New Files -> Read/Write Files -> Upload)
  *   schedule       a user's own: Schedule -> Read/Write Files from Disk (<folder>/*.jpg) -> Upload
  *                  with Skip Files Uploaded Before by content
+ *   files          event-driven: Local File Trigger (add and change, Await Write Finish, existing
+ *                  files not ignored, names containing ".tmp" ignored) -> Keep New Files (File ID =
+ *                  the path; left out when the product has no such operation) -> Read/Write Files
+ *                  from Disk (that path) -> Upload skipping by the same File ID
  *   <file>.json    any workflow file, adapted the same way
  *
  * Adapting a booth workflow: the example's booth folder (/srv/booth/outbox) becomes the night's
@@ -146,6 +150,62 @@ function scheduleWorkflow(product, folder) {
 }
 
 /**
+ * The Local File Trigger as n8n 2.41.1 has it (n8n-nodes-base/dist/nodes/LocalFileTrigger): its
+ * Ignore option is matched by chokidar 4, which has no globs (a string matches one exact path);
+ * Ignore Mode "Contain" (or no Ignore Mode at all: the node then tests `path.includes(ignored)`)
+ * is what ignores a temporary name.
+ * @param {string} folder
+ */
+const localFileTrigger = (folder) =>
+	node('Watch booth folder', 'n8n-nodes-base.localFileTrigger', 1, 0, {
+		triggerOn: 'folder',
+		path: folder,
+		events: ['add', 'change'],
+		options: {
+			awaitWriteFinish: true,
+			ignoreInitial: false,
+			ignored: '.tmp',
+			ignoreMode: 'contain',
+			depth: 0,
+		},
+	});
+
+/**
+ * The event-driven booth import (see the top of this file).
+ * @param {ProductFeatures} product
+ * @param {string} folder
+ */
+function filesWorkflow(product, folder) {
+	const fileId = "={{ $('Watch booth folder').item.json.path }}";
+	const names = ['Watch booth folder'];
+	const nodes = [localFileTrigger(folder)];
+	if (product.keepNew) {
+		names.push('Keep new photos');
+		nodes.push(eventPics(product, 'Keep new photos', 220, { operation: 'keepNew', fileId }));
+	}
+	names.push('Read the photo', 'Upload to EventPics');
+	nodes.push(
+		node('Read the photo', 'n8n-nodes-base.readWriteFile', 1.1, 440, {
+			operation: 'read',
+			fileSelector: "={{ $('Watch booth folder').item.json.path }}",
+			options: {},
+		}),
+		eventPics(product, 'Upload to EventPics', 660, {
+			operation: 'upload',
+			binaryPropertyName: 'data',
+			options: skipOptions(product, fileId),
+		}),
+	);
+	return {
+		id: 'nightBoothFiles',
+		name: 'Night: booth folder watched (Local File Trigger)',
+		settings: { executionOrder: 'v1' },
+		nodes,
+		connections: chain(names),
+	};
+}
+
+/**
  * The booth workflow of a shape, adapted to the night (see the top of this file).
  * @param {{ shape: string, folder: string, scheduleSeconds: number, product: ProductFeatures }} options
  * @returns {any}
@@ -155,13 +215,15 @@ function boothWorkflow({ shape, folder, scheduleSeconds, product }) {
 	if (shape === 'example')
 		workflow = loadExample('photo-booth-folder', { boothFolder: folder, target: EMULATOR_TARGET });
 	else if (shape === 'schedule') workflow = scheduleWorkflow(product, folder);
+	else if (shape === 'files') workflow = filesWorkflow(product, folder);
 	else if (shape.endsWith('.json')) {
 		const text = fs
 			.readFileSync(shape, 'utf8')
 			.split(BOOTH_FOLDER_PLACEHOLDER)
 			.join(folder.replace(/\\/g, '/'));
 		workflow = JSON.parse(text);
-	} else throw new Error(`No booth shape "${shape}": example, schedule or a workflow .json file`);
+	} else
+		throw new Error(`No booth shape "${shape}": example, schedule, files or a workflow .json file`);
 	for (const n of workflow.nodes) {
 		if (n.type === 'n8n-nodes-base.scheduleTrigger')
 			n.parameters.rule = { interval: [{ field: 'seconds', secondsInterval: scheduleSeconds }] };
