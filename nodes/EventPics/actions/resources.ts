@@ -41,7 +41,7 @@ const SUBTITLE_ORDER = ['photo', 'event', 'album'];
 /** An operation in the canvas subtitle: its dropdown name with its resource ("Get many events"). */
 function subtitleText(resource: string, operation: INodePropertyOptions): string {
 	const name = operation.name.toLowerCase();
-	const many = operation.value === 'getAll';
+	const many = operation.value === 'getAll' || operation.value === 'keepNew';
 	return `${name[0].toUpperCase()}${name.slice(1)} ${resource}${many ? 's' : ''}`;
 }
 

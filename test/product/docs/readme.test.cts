@@ -43,7 +43,9 @@ function labels(properties: INodeProperties[]): string[] {
 	for (const property of properties) {
 		if (property.type === 'notice') continue;
 		out.push(property.displayName);
-		for (const option of property.options ?? []) {
+		// a fixedCollection's option sets hold their fields in `values`
+		const values = (property as { values?: INodeProperties[] }).values ?? [];
+		for (const option of [...(property.options ?? []), ...values]) {
 			if ('displayName' in option) out.push(...labels([option as INodeProperties]));
 			else if (
 				'name' in option &&
@@ -168,12 +170,15 @@ function packageNames(): Set<string> {
 const OUTSIDE_NAMES = new Set([
 	'AI Agent',
 	'Authentication',
+	'Await Write Finish',
 	'Community Nodes',
 	'Continue',
 	'Credential Type',
 	'Custom API Call',
+	'Download',
 	'Every Minute',
 	'Fetch Test Event',
+	'Ignore Existing Files/Folders',
 	'Import from File',
 	'Import from URL',
 	'Install',

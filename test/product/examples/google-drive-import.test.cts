@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import type { Emulator } from '../node/fixture.cts';
 import { startEmulator } from '../node/fixture.cts';
+import type { Fake } from './run-example.cts';
 import { clearDedupStore, example, nodeNamed, runExample, storedFile } from './run-example.cts';
 
 const SAMPLES = join(__dirname, '..', '..', 'fixtures', 'samples');
@@ -23,22 +24,38 @@ const FOLDER: DriveFile[] = [
 ];
 
 /**
- * Pinned output of the two Google Drive nodes, shaped as n8n 2.41's Google Drive v3 gives it:
- * search with fields id, name, mimeType → one item per file; download → the same json, the file in
- * binary "data" named after the Drive file.
+ * The two Google Drive nodes, shaped as n8n 2.41's Google Drive v3 gives them: search with fields
+ * id, name, mimeType → one item per file (pinned); download → the same json, the file in binary
+ * "data" named after the Drive file (a fake that downloads the item's file ID, counting downloads).
  */
-async function drivePins(files: DriveFile[]) {
-	const listed = files.map(({ id, name, mimeType }) => ({ json: { id, name, mimeType } }));
-	const downloaded = await Promise.all(
-		files.map(async ({ id, name, mimeType, sample }) => ({
-			json: { id, name, mimeType },
-			binary: { data: await storedFile(join(SAMPLES, sample), { fileName: name, mimeType }) },
-		})),
-	);
+function drive(files: DriveFile[]) {
+	const downloads: string[] = [];
+	const download: Fake = {
+		run: async (ctx) => [
+			await Promise.all(
+				ctx.getInputData().map(async (item, itemIndex) => {
+					const id = ctx.getNodeParameter('fileId', itemIndex, '', {
+						extractValue: true,
+					}) as string;
+					const file = files.find((candidate) => candidate.id === id);
+					if (!file) throw new Error(`No Drive file ${id}`);
+					downloads.push(id);
+					const { name, mimeType, sample } = file;
+					const data = await storedFile(join(SAMPLES, sample), { fileName: name, mimeType });
+					return { json: item.json, binary: { data }, pairedItem: { item: itemIndex } };
+				}),
+			),
+		],
+	};
 	return {
-		'Every 15 minutes': [{ json: { timestamp: '2026-06-20T18:30:00.000+02:00' } }],
-		'List photos in folder': listed,
-		'Download photo': downloaded,
+		downloads,
+		fakes: { 'n8n-nodes-base.googleDrive': download },
+		pinData: {
+			'Every 15 minutes': [{ json: { timestamp: '2026-06-20T18:30:00.000+02:00' } }],
+			'List photos in folder': files.map(({ id, name, mimeType }) => ({
+				json: { id, name, mimeType },
+			})),
+		},
 	};
 }
 
@@ -61,14 +78,14 @@ describe('example: scheduled import from Google Drive', () => {
 		return copy;
 	};
 
-	const run = async (files: DriveFile[]) =>
-		await runExample(workflow, {
-			emu,
-			startNode: 'Every 15 minutes',
-			pinData: await drivePins(files),
-		});
+	/** One scheduled run over the folder's `files`; `downloads`: the file IDs it downloaded. */
+	const run = async (files: DriveFile[], from = workflow) => {
+		const { downloads, fakes, pinData } = drive(files);
+		const result = await runExample(from, { emu, startNode: 'Every 15 minutes', pinData, fakes });
+		return { ...result, downloads };
+	};
 
-	it('lists only images and videos of one folder, downloads each by id, and skips by Drive file id', () => {
+	it('lists only images and videos of one folder, keeps the new ones, downloads each by id, skips by Drive file id', () => {
 		expect(nodeNamed(workflow, 'List photos in folder').parameters).toMatchObject({
 			resource: 'fileFolder',
 			searchMethod: 'query',
@@ -81,13 +98,20 @@ describe('example: scheduled import from Google Drive', () => {
 			operation: 'download',
 			fileId: { mode: 'id', value: '={{ $json.id }}' },
 		});
-		expect(nodeNamed(workflow, 'Upload to EventPics').parameters.options).toEqual({
-			skipDuplicates: true,
-			dedupeKey: '={{ $json.id }}',
+		expect(nodeNamed(workflow, 'Keep new photos').parameters).toMatchObject({
+			resource: 'photo',
+			operation: 'keepNew',
+			fileId: '={{ $json.id }}',
 		});
-		expect(String(nodeNamed(workflow, 'Skip already uploaded').parameters.content)).toContain(
-			'Skip already uploaded',
-		);
+		expect(workflow.connections['List photos in folder'].main).toEqual([
+			[{ node: 'Keep new photos', type: 'main', index: 0 }],
+		]);
+		expect(workflow.connections['Keep new photos'].main).toEqual([
+			[{ node: 'Download photo', type: 'main', index: 0 }],
+		]);
+		expect(nodeNamed(workflow, 'Upload to EventPics').parameters.options).toEqual({
+			skipUploaded: { settings: { identifyBy: 'fileId', fileId: '={{ $json.id }}' } },
+		});
 	});
 
 	it('uploads every photo of the folder under its Drive name, byte for byte', async () => {
@@ -104,22 +128,12 @@ describe('example: scheduled import from Google Drive', () => {
 				}),
 			),
 		);
-		// with Simplify off, each file says it is known by its Drive file id
-		const full = await runExample(simplifyOff(workflow), {
-			emu,
-			startNode: 'Every 15 minutes',
-			pinData: await drivePins(FOLDER),
-		});
-		expect(full.outputs['Upload to EventPics'].map((item) => item.json)).toEqual(
-			FOLDER.map((file) =>
-				expect.objectContaining({
-					outcome: 'skipped',
-					linkId: 'wedding-anna-ben',
-					albumId: 'booth',
-					dedupeKey: `wedding-anna-ben/booth/key:${file.id}`,
-				}),
-			),
-		);
+		expect(result.downloads).toEqual(FOLDER.map((file) => file.id));
+		// the next run downloads nothing: Keep New left every file out
+		const next = await run(FOLDER, simplifyOff(workflow));
+		expect(next.status).toBe('success');
+		expect(next.outputs['Keep new photos'] ?? []).toEqual([]);
+		expect(next.downloads).toEqual([]);
 		expect(emu.uploads).toHaveLength(FOLDER.length);
 		for (const file of FOLDER) {
 			expect(emu.uploads).toContainEqual(
@@ -132,22 +146,16 @@ describe('example: scheduled import from Google Drive', () => {
 		}
 	});
 
-	it('on the next schedule uploads only the file that is new in the folder', async () => {
+	it('on the next schedule downloads and uploads only the file that is new in the folder', async () => {
 		await run(FOLDER.slice(0, 2));
 		expect(emu.uploads).toHaveLength(2);
 
 		const next = await run(FOLDER);
 
+		expect(next.downloads).toEqual(['1c-dance']);
 		expect(
-			next.outputs['Upload to EventPics'].map((item) => [
-				item.json.fileName,
-				item.json.outcome === 'skipped',
-			]),
-		).toEqual([
-			['booth-0001.jpg', true],
-			['confetti.png', true],
-			['IMG_2044.HEIC', false],
-		]);
+			next.outputs['Upload to EventPics'].map((item) => [item.json.fileName, item.json.outcome]),
+		).toEqual([['IMG_2044.HEIC', 'uploaded']]);
 		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual([
 			'IMG_2044.HEIC',
 			'booth-0001.jpg',
@@ -164,6 +172,7 @@ describe('example: scheduled import from Google Drive', () => {
 		expect(emu.uploads).toHaveLength(0);
 
 		const retried = await run(FOLDER.slice(0, 1));
+		expect(retried.downloads).toEqual(['1a-booth-1']);
 
 		expect(retried.outputs['Upload to EventPics'][0].json).toMatchObject({
 			fileName: 'booth-0001.jpg',

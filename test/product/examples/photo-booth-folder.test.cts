@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 
 import type { Emulator } from '../node/fixture.cts';
 import { startEmulator } from '../node/fixture.cts';
+import type { Fake } from './run-example.cts';
 import {
 	clearDedupStore,
 	example,
+	FILTER_FAKE,
 	nodeNamed,
 	runExample,
 	STAND_IN_MESSAGE,
@@ -23,24 +26,37 @@ const PHOTOS = [
 ].map((name) => join(SAMPLES, name));
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-/** What Read/Write Files from Disk (read) outputs per file: the file stored, its facts in json. */
-async function readFilesOutput(files: string[]) {
-	return await Promise.all(
-		files.map(async (file) => {
-			const data = await storedFile(file);
-			return {
-				json: {
-					mimeType: data.mimeType,
-					fileType: data.fileType,
-					fileName: basename(file),
-					fileExtension: extname(file).slice(1),
-					fileSize: data.fileSize,
-				},
-				binary: { data },
-			};
-		}),
-	);
-}
+/**
+ * n8n's Read/Write Files from Disk, reading the one file its File(s) Selector names for each item, as
+ * n8n 2.41's node gives it: the file stored, its facts in json.
+ */
+const READ_FAKE: Fake = {
+	run: async (ctx) => [
+		await Promise.all(
+			ctx.getInputData().map(async (_, itemIndex) => {
+				const file = ctx.getNodeParameter('fileSelector', itemIndex) as string;
+				// as n8n's node fails on a file that is not there
+				if (!existsSync(file)) throw new Error(`The file "${file}" could not be accessed.`);
+				const data = await storedFile(file);
+				return {
+					json: {
+						mimeType: data.mimeType,
+						fileType: data.fileType,
+						fileName: basename(file),
+						fileExtension: extname(file).slice(1),
+						fileSize: data.fileSize,
+					},
+					binary: { data },
+					pairedItem: { item: itemIndex },
+				};
+			}),
+		),
+	],
+};
+const FAKES = { 'n8n-nodes-base.readWriteFile': READ_FAKE, 'n8n-nodes-base.filter': FILTER_FAKE };
+
+/** What the Local File Trigger emits: one execution per file event. */
+const fileEvent = (path: string, event = 'add') => [{ json: { event, path } }];
 
 describe('example: photo booth folder to album', () => {
 	const workflow = example('photo-booth-folder');
@@ -54,61 +70,72 @@ describe('example: photo booth folder to album', () => {
 		clearDedupStore();
 	});
 
-	const run = async (files: string[]) =>
+	/** One execution of the trigger, for a file event. */
+	const run = async (path: string, event = 'add') =>
 		await runExample(workflow, {
 			emu,
-			startNode: 'Run now',
-			pinData: { 'Run now': [{ json: {} }], 'Read booth photos': await readFilesOutput(files) },
+			startNode: 'Booth folder',
+			pinData: { 'Booth folder': fileEvent(path, event) },
+			fakes: FAKES,
 		});
+	const uploaded = (result: Awaited<ReturnType<typeof run>>) =>
+		(result.outputs['Upload to EventPics'] ?? []).map((item) => item.json);
 
-	it('is wired as documented: a schedule and a manual trigger read the folder, found files go to EventPics', () => {
-		const read = nodeNamed(workflow, 'Read booth photos');
-		expect(read).toMatchObject({
-			type: 'n8n-nodes-base.readWriteFile',
-			onError: 'continueErrorOutput',
+	it("is wired as documented: the folder's new and changed files, photos only, new ones read and uploaded", () => {
+		const shipped = example('photo-booth-folder', { shipped: true });
+		expect(nodeNamed(shipped, 'Booth folder')).toMatchObject({
+			type: 'n8n-nodes-base.localFileTrigger',
 			parameters: {
-				operation: 'read',
-				fileSelector: '/srv/booth/outbox/*.{jpg,jpeg,png,heic,JPG,JPEG,PNG,HEIC}',
+				triggerOn: 'folder',
+				path: '/srv/booth/outbox',
+				events: ['add', 'change'],
+				options: { awaitWriteFinish: true, ignoreInitial: false },
 			},
 		});
-		expect(workflow.connections['Every minute'].main).toEqual([
-			[{ node: 'Read booth photos', type: 'main', index: 0 }],
-		]);
-		expect(workflow.connections['Run now'].main).toEqual([
-			[{ node: 'Read booth photos', type: 'main', index: 0 }],
-		]);
-		// found files leave by the first output; "No file(s) found" by the second, which goes nowhere
-		expect(workflow.connections['Read booth photos'].main).toEqual([
-			[{ node: 'Upload to EventPics', type: 'main', index: 0 }],
-			[],
-		]);
-		expect(nodeNamed(workflow, 'Upload to EventPics').parameters).toMatchObject({
+		const chain = [
+			'Booth folder',
+			'Photos only',
+			'Keep new photos',
+			'Read photo',
+			'Upload to EventPics',
+		];
+		for (let i = 0; i + 1 < chain.length; i++)
+			expect(shipped.connections[chain[i]].main).toEqual([
+				[{ node: chain[i + 1], type: 'main', index: 0 }],
+			]);
+		expect(nodeNamed(shipped, 'Keep new photos').parameters).toMatchObject({
+			resource: 'photo',
+			operation: 'keepNew',
+			fileId: '={{ $json.path }}',
+		});
+		expect(nodeNamed(shipped, 'Read photo').parameters).toMatchObject({
+			operation: 'read',
+			fileSelector: '={{ $json.path }}',
+		});
+		expect(nodeNamed(shipped, 'Upload to EventPics').parameters).toMatchObject({
 			resource: 'photo',
 			operation: 'upload',
 			binaryPropertyName: 'data',
-			options: { skipDuplicates: true },
+			options: {
+				skipUploaded: {
+					settings: { identifyBy: 'fileId', fileId: "={{ $('Keep new photos').item.json.path }}" },
+				},
+			},
+		});
+		// a night of saved executions would keep a copy of every photo in n8n's binary folder
+		expect((shipped as unknown as { settings: object }).settings).toMatchObject({
+			saveDataSuccessExecution: 'none',
 		});
 	});
 
-	it('uploads every photo of the folder into the event and album, byte for byte', async () => {
-		const result = await run(PHOTOS);
-
-		expect(result.error).toBeUndefined();
-		expect(result.status).toBe('success');
-		const output = result.outputs['Upload to EventPics'].map((item) => item.json);
-		expect(output).toHaveLength(PHOTOS.length);
-		// the example keeps Simplify on: the fields a user acts on
-		expect(output[4]).toEqual({
-			outcome: 'uploaded',
-			fileName: 'first-dance.heic',
-			eventTitle: "Anna & Ben's Wedding",
-			albumTitle: 'Photo booth',
-			takenAt: '2026-06-20T16:10:30-04:00',
-			bytes: readFileSync(PHOTOS[4]).length,
-			warnings: [],
-		});
-		expect(output[2]).toMatchObject({ fileName: 'booth-0003.jpg', takenAt: null });
-		expect(output[2]).not.toHaveProperty('reason');
+	it('uploads each photo the trigger reports into the picked event and album, byte for byte', async () => {
+		for (const file of PHOTOS) {
+			const result = await run(file);
+			expect(result.error).toBeUndefined();
+			expect(result.status).toBe('success');
+		}
+		const last = await run(PHOTOS[4], 'change');
+		expect(last.outputs['Keep new photos'] ?? []).toEqual([]);
 		// what went to EventPics: the HEIC's type and its EXIF capture time; none for the undated photo
 		const sent = (name: string) => emu.uploads.find((upload) => upload.fileName === name);
 		expect(sent('first-dance.heic')).toMatchObject({
@@ -129,37 +156,56 @@ describe('example: photo booth folder to album', () => {
 		}
 	});
 
-	it('skips the photos it uploaded before when the folder is read again, and uploads only the new one', async () => {
-		await run(PHOTOS.slice(0, 3));
-		expect(emu.uploads).toHaveLength(3);
-
-		const again = await run(PHOTOS.slice(0, 4));
-
-		const output = again.outputs['Upload to EventPics'].map((item) => item.json);
-		expect(output.map((json) => [json.fileName, json.outcome === 'skipped'])).toEqual([
-			['booth-0001.jpg', true],
-			['booth-0002.jpg', true],
-			['booth-0003.jpg', true],
-			['confetti.png', false],
-		]);
-		// uploads run concurrently: the emulator stores them in any order
-		expect(emu.uploads.map((u) => u.fileName).sort()).toEqual([
-			'booth-0001.jpg',
-			'booth-0002.jpg',
-			'booth-0003.jpg',
-			'confetti.png',
-		]);
+	it('after a restart, the files reported again are left out before they are read', async () => {
+		await run(PHOTOS[0]);
+		const again = await run(PHOTOS[0]);
+		expect(again.status).toBe('success');
+		expect(again.outputs['Keep new photos'] ?? []).toEqual([]);
+		expect(again.outputs['Read photo']).toBeUndefined();
+		expect(emu.uploads).toHaveLength(1);
 	});
 
-	it('reaches no n8n node it does not pin: the stand-ins would fail the run', async () => {
-		const unpinned = await runExample(workflow, {
-			emu,
-			startNode: 'Run now',
-			pinData: { 'Run now': [{ json: {} }] },
-		});
+	it('a photo still being written is not uploaded; its next change brings it whole', async () => {
+		const folder = mkdtempSync(join(tmpdir(), 'eventpics-booth-'));
+		try {
+			const path = join(folder, 'booth-0042.jpg');
+			const whole = readFileSync(PHOTOS[0]);
+			writeFileSync(path, whole.subarray(0, 4000));
+			const early = await run(path);
+			expect(uploaded(early)).toEqual([
+				expect.objectContaining({ outcome: 'incomplete', fileName: 'booth-0042.jpg' }),
+			]);
+			writeFileSync(path, whole);
+			const later = await run(path, 'change');
+			expect(uploaded(later)).toEqual([expect.objectContaining({ outcome: 'uploaded' })]);
+			expect(emu.uploads).toHaveLength(1);
+			expect(emu.uploads[0].size).toBe(whole.length);
+		} finally {
+			rmSync(folder, { recursive: true, force: true });
+		}
+	});
 
-		expect(unpinned.status).toBe('error');
-		expect(unpinned.text()).toContain(`n8n-nodes-base.readWriteFile ${STAND_IN_MESSAGE}`);
+	it.each([
+		['/srv/booth/outbox/IMG_0001.JPG', true],
+		['/srv/booth/outbox/party/IMG_0002.heic', true],
+		['/srv/booth/outbox/IMG_0003.jpg.tmp', false],
+		['/srv/booth/outbox/.IMG_0004.jpg', false],
+		['/srv/booth/outbox/~IMG_0005.jpg', false],
+		['/srv/booth/outbox/notes.txt', false],
+	])('the filter lets %s through: %s', async (path, through) => {
+		const result = await run(path);
+		expect((result.outputs['Photos only'] ?? []).length).toBe(through ? 1 : 0);
+	});
+
+	it('reaches no n8n node it does not stand in for', async () => {
+		const unfaked = await runExample(workflow, {
+			emu,
+			startNode: 'Booth folder',
+			pinData: { 'Booth folder': fileEvent(PHOTOS[0]) },
+			fakes: { 'n8n-nodes-base.filter': FILTER_FAKE },
+		});
+		expect(unfaked.status).toBe('error');
+		expect(unfaked.text()).toContain(`n8n-nodes-base.readWriteFile ${STAND_IN_MESSAGE}`);
 		expect(emu.uploads).toHaveLength(0);
 	});
 });

@@ -73,7 +73,12 @@ const FORM_TYPE = 'n8n-nodes-base.form';
  * page is shown by `npm run test:n8n`, the browser tier and the queue tier.
  */
 function formEnding(versions: number[]): INodeType {
-	const text = (name: string) => ({ displayName: name, name, type: 'string' as const, default: '' });
+	const text = (name: string) => ({
+		displayName: name,
+		name,
+		type: 'string' as const,
+		default: '',
+	});
 	return {
 		description: {
 			displayName: `${FORM_TYPE} (stand-in: its ending page)`,
@@ -97,10 +102,52 @@ function formEnding(versions: number[]): INodeType {
 }
 
 /**
- * A stand-in node type per foreign type of the workflow: same name and versions, never executable
- * (except a Form Ending, see `formEnding`).
+ * What a stand-in does when the engine runs it: the test's fake of that n8n node (its items out, one
+ * list per output), for a node whose output depends on its input (Keep New before it decides which
+ * files it gets). `filter` names the parameters n8n evaluates as a filter (the Filter node's
+ * `conditions`, evaluated by n8n-workflow's own code).
  */
-export function standIns(workflow: ExampleWorkflow): Record<string, INodeType> {
+export interface Fake {
+	run: (ctx: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+	filter?: string[];
+}
+
+/**
+ * n8n's Filter node as it runs: each item whose `conditions` hold (n8n-workflow's own evaluation of a
+ * filter parameter) leaves by its one output.
+ */
+export const FILTER_FAKE: Fake = {
+	filter: ['conditions'],
+	run: async (ctx) => [
+		ctx
+			.getInputData()
+			.filter(
+				(_, itemIndex) =>
+					ctx.getNodeParameter('conditions', itemIndex, false, { extractValue: true }) === true,
+			)
+			.map((item, itemIndex) => ({ ...item, pairedItem: { item: itemIndex } })),
+	],
+};
+
+/** How a faked node declares a parameter, by its value: a filter, a resource locator, an object, text. */
+function declared(value: unknown, filter: boolean) {
+	if (filter) return { type: 'filter' as const, default: {} };
+	if (typeof value !== 'object' || value === null) return { type: 'string' as const, default: '' };
+	if ('__rl' in value) {
+		const modes = [{ displayName: 'ID', name: 'id', type: 'string' as const }];
+		return { type: 'resourceLocator' as const, default: { mode: 'id', value: '' }, modes };
+	}
+	return { type: 'collection' as const, default: {}, options: [] };
+}
+
+/**
+ * A stand-in node type per foreign type of the workflow: same name and versions, never executable
+ * (except a Form Ending, see `formEnding`, and a type the test fakes, see `Fake`).
+ */
+export function standIns(
+	workflow: ExampleWorkflow,
+	fakes: Record<string, Fake> = {},
+): Record<string, INodeType> {
 	const types: Record<string, INodeType> = {};
 	for (const node of workflow.nodes) {
 		if (node.type === NODE_TYPE) continue;
@@ -131,10 +178,19 @@ export function standIns(workflow: ExampleWorkflow): Record<string, INodeType> {
 					...mainOutputs,
 					...outputs.filter((type) => type !== 'main'),
 				] as INodeType['description']['outputs'],
-				properties: [],
+				// a faked node's parameters, as n8n reads them only when its type declares them
+				properties: Object.entries(fakes[node.type] ? node.parameters : {}).map(
+					([name, value]) => ({
+						displayName: name,
+						name,
+						...declared(value, fakes[node.type]?.filter?.includes(name) === true),
+					}),
+				),
 			},
-			async execute() {
-				throw new Error(`${node.type} ${STAND_IN_MESSAGE}`);
+			async execute(this: IExecuteFunctions) {
+				const fake = fakes[node.type];
+				if (!fake) throw new Error(`${node.type} ${STAND_IN_MESSAGE}`);
+				return await fake.run(this);
 			},
 		};
 	}
@@ -152,7 +208,7 @@ export interface ExampleRun {
 /** Runs the example from `startNode` with `pinData` for every foreign node on the way. */
 export async function runExample(
 	workflow: ExampleWorkflow,
-	options: { emu: Emulator; startNode: string; pinData: IPinData },
+	options: { emu: Emulator; startNode: string; pinData: IPinData; fakes?: Record<string, Fake> },
 ): Promise<ExampleRun> {
 	// The examples name the credential `npm run n8n` imports; here the harness supplies its own.
 	const nodes = workflow.nodes.map(({ credentials, ...node }) =>
@@ -161,7 +217,7 @@ export async function runExample(
 	return (await engine.runWorkflow({
 		nodes,
 		connections: workflow.connections,
-		nodeTypes: { ...standIns(workflow), ...nodeTypes },
+		nodeTypes: { ...standIns(workflow, options.fakes), ...nodeTypes },
 		credentialTypes,
 		credentials: { eventPicsApi: { apiKey: options.emu.apiKey, baseUrl: options.emu.baseUrl } },
 		startNode: options.startNode,

@@ -74,11 +74,28 @@ describe('the example workflows', () => {
 		'%s: ships without an event or album, so the user picks them from their own list',
 		(name) => {
 			const shipped = example(name, { shipped: true });
-			const uploads = shipped.nodes.filter((node) => node.type === NODE_TYPE);
-			for (const node of uploads) {
+			const eventPics = shipped.nodes.filter((node) => node.type === NODE_TYPE);
+			// an EventPics node after another takes its event and album from it: one pick per workflow
+			const picked = eventPics.filter(
+				(node) =>
+					!String((node.parameters.event as { value?: unknown })?.value).startsWith('={{ $('),
+			);
+			for (const node of picked) {
 				expect([node.parameters.event, node.parameters.album]).toEqual([
 					{ __rl: true, mode: 'list', value: '' },
 					{ __rl: true, mode: 'list', value: '' },
+				]);
+			}
+			for (const node of eventPics.filter((candidate) => !picked.includes(candidate))) {
+				const source = picked.find((candidate) =>
+					String((node.parameters.event as { value: string }).value).includes(
+						`$('${candidate.name}')`,
+					),
+				);
+				expect(source).toBeDefined();
+				expect([node.parameters.event, node.parameters.album]).toEqual([
+					{ __rl: true, mode: 'id', value: `={{ $('${source!.name}').params.event.value }}` },
+					{ __rl: true, mode: 'id', value: `={{ $('${source!.name}').params.album.value }}` },
 				]);
 			}
 			// nothing of the emulator's accounts: no link ID, event title or album id of its seed

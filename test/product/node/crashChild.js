@@ -35,7 +35,7 @@ async function main() {
 			event: { __rl: true, mode: 'list', value: 'wedding-anna-ben' },
 			album: { __rl: true, mode: 'list', value: 'booth' },
 			takenAtMode: 'none',
-			options: { skipDuplicates: true, concurrency: 4 },
+			options: { skipUploaded: { settings: { identifyBy: 'content' } }, concurrency: 4 },
 		},
 		inputItems: names.map((name) => ({
 			json: {},

@@ -77,7 +77,7 @@ describe('Photo > Upload from n8n binary data mode "database" (queue mode defaul
 	it('reads the file from the database once for EXIF, content hash and PUT, and says it was buffered', async () => {
 		const { items, status } = await runEventPics({
 			emu,
-			parameters: uploadParameters({ options: { skipDuplicates: true } }),
+			parameters: uploadParameters({ options: { skipUploaded: { settings: { identifyBy: 'content' } } } }),
 			inputItems: [{ json: {}, binary: { data: store.add(PHOTO, 'booth-0001.jpg') } }],
 		});
 		expect(status).toBe('success');

@@ -50,7 +50,7 @@ const input = (photos: Buffer[]) =>
 		binary: { data: binaryFromBuffer(photo, { fileName: `h-${i}.jpg` }) },
 	}));
 const skipping = (options: object = {}) =>
-	uploadParameters({ takenAtMode: 'none', options: { skipDuplicates: true, ...options } });
+	uploadParameters({ takenAtMode: 'none', options: { skipUploaded: { settings: { identifyBy: 'content' } }, ...options } });
 
 describe('Skip Files Uploaded Before: the history in n8n store', () => {
 	let emu: Emulator;
@@ -84,27 +84,33 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 	}
 	const shape = (list: StoreCall[]) => list.map((call) => `${call.method}:${call.values}`);
 
-	it('asks the store a fixed number of times, whatever the number of files', async () => {
+	it('asks the store a number of times set by the run\'s length, not by its number of files', async () => {
 		const few = photosOf(3);
 		const many = photosOf(150);
-		// the check of every "checked" entry, then at the end the record of both entries of each
-		// uploaded file with the count beside it (in either order); a production execution (here a
-		// webhook's) looks once more after the record
-		const newFiles = (mode: 'manual' | 'webhook', n: number) => [
-			`checkProcessedAndRecord:${n}`,
-			...[
-				`checkProcessedAndRecord:${2 * n}`,
-				...(mode === 'webhook' ? [`checkProcessedAndRecord:${2 * n}`] : []),
-				'getProcessedDataCount:0',
-			].sort(),
-		];
-		const endSorted = (list: StoreCall[]) => [shape(list)[0], ...shape(list.slice(1)).sort()];
+		/**
+		 * The check of every "checked" entry; records of both entries of confirmed files during the
+		 * run, at most one a second (HISTORY_TIMING.recordEveryMs); at the end the record of every
+		 * uploaded file, the count beside it, and for a production execution (here a webhook's) one
+		 * more look after the record.
+		 */
+		const expectShape = (made: StoreCall[], mode: 'manual' | 'webhook', n: number, ms: number) => {
+			expect(shape(made)[0]).toBe(`checkProcessedAndRecord:${n}`);
+			const rest = shape(made.slice(1));
+			const end = [`checkProcessedAndRecord:${2 * n}`, 'getProcessedDataCount:0'];
+			if (mode === 'webhook') end.push(`checkProcessedAndRecord:${2 * n}`);
+			for (const call of end) rest.splice(rest.indexOf(call), 1);
+			const batches = rest.map((call) => Number(call.split(':')[1]));
+			expect(rest.every((call) => call.startsWith('checkProcessedAndRecord:'))).toBe(true);
+			expect(batches.reduce((sum, values) => sum + values, 0)).toBeLessThanOrEqual(2 * n);
+			expect(batches.length).toBeLessThanOrEqual(Math.floor(ms / 1000));
+		};
 		for (const photos of [few, many]) {
 			engine.clearDedupStore();
 			const n = photos.length;
+			let startedAt = Date.now();
 			const fresh = await run(photos);
 			expect(fresh.result.items.every((item) => item.json.statusCode === 200)).toBe(true);
-			expect(endSorted(fresh.calls)).toEqual(newFiles('manual', n));
+			expectShape(fresh.calls, 'manual', n, Date.now() - startedAt);
 
 			// known files: the "checked" entries, then the "uploaded" entries, nothing written
 			const again = await run(photos);
@@ -116,16 +122,31 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 
 			// new files on a history the node wrote
 			for (const mode of ['manual', 'webhook'] as const) {
+				startedAt = Date.now();
 				const more = await run(photosOf(n), skipping(), false, mode);
-				expect(endSorted(more.calls)).toEqual(newFiles(mode, n));
+				expectShape(more.calls, mode, n, Date.now() - startedAt);
 			}
 		}
 		expect(emu.uploads).toHaveLength(3 * (few.length + many.length));
 	});
 
+	it('records confirmed files during the run, in batches: slow uploads are known before the run ends', async () => {
+		emu.addFault({ endpoint: 'put', kind: 'delay', ms: 400 });
+		const photos = photosOf(8);
+		const { result, calls: made } = await run(photos, skipping({ concurrency: 1 }));
+		expect(result.items.every((item) => item.json.outcome === 'uploaded')).toBe(true);
+		// the check, then batches of 2 entries per confirmed file before the final record of all 16
+		const records = shape(made).filter((call) => call.startsWith('checkProcessedAndRecord:'));
+		expect(records[0]).toBe('checkProcessedAndRecord:8');
+		const batches = records.slice(1, -1).map((call) => Number(call.split(':')[1]));
+		expect(batches.length).toBeGreaterThanOrEqual(2);
+		expect(batches.every((values) => values > 0 && values < 16 && values % 2 === 0)).toBe(true);
+		expect(records.at(-1)).toBe('checkProcessedAndRecord:16');
+	});
+
 	it('says in the output when the run began the history, and only then', async () => {
 		const NEW =
-			"EventPics: this run began the node's history of uploaded files (Skip Files Uploaded Before). Files uploaded before the option was on are not in it, so any of them in this run went up again.";
+			"EventPics: this run began the workflow's history of uploaded files (Skip Files Uploaded Before). Files uploaded before the option was on are not in it, so any of them in this run went up again.";
 		const first = await run(photosOf(2));
 		expect(first.result.nodeHints.map((hint) => [hint.message, hint.type])).toEqual([
 			[NEW, 'info'],
@@ -278,7 +299,7 @@ describe('Skip Files Uploaded Before: the history in n8n store', () => {
 		expect(warning).toEqual(
 			expect.arrayContaining([
 				expect.stringMatching(
-					/^This node's history of uploaded files \(Skip Files Uploaded Before\) holds 200,000 of 200,000 entries, two per file\./,
+					/^This workflow's history of uploaded files \(Skip Files Uploaded Before\) holds 200,000 of 200,000 entries, two per file\./,
 				),
 			]),
 		);

@@ -39,7 +39,7 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 			json: {},
 			binary: { data: binaryFromBuffer(photo, { fileName: `w-${i}.jpg` }) },
 		}));
-	const parameters = uploadParameters({ takenAtMode: 'none', options: { skipDuplicates: true } });
+	const parameters = uploadParameters({ takenAtMode: 'none', options: { skipUploaded: { settings: { identifyBy: 'content' } } } });
 	beforeAll(async () => (emu = await startEmulator()));
 	afterAll(async () => await emu.close());
 	beforeEach(() => {

@@ -14,6 +14,11 @@ const MP4 = Buffer.concat([
 	Buffer.from([0, 0, 0, 24]),
 	Buffer.from('ftypisom'),
 	Buffer.from([0, 0, 2, 0]),
+	Buffer.from('isommp41'),
+	Buffer.from([0, 0, 0, 8]),
+	Buffer.from('moov'),
+	Buffer.from([0, 0, 0x07, 0xd8]),
+	Buffer.from('mdat'),
 	randomBytes(2000),
 ]);
 

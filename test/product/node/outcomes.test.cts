@@ -22,6 +22,7 @@ const FIELDS = [
 	'binaryField',
 	'url',
 	'typeFromContent',
+	'whole',
 	'binaryDataMode',
 	'statusCode',
 	'attempts',
@@ -48,7 +49,7 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 	});
 
 	const seen = mediaBytes(2000);
-	const skipping = uploadParameters({ options: { skipDuplicates: true, concurrency: 1 } });
+	const skipping = uploadParameters({ options: { skipUploaded: { settings: { identifyBy: 'content' } }, concurrency: 1 } });
 
 	it('uploaded, skipped and failed items share every field in one order, outcome first', async () => {
 		await runEventPics({ emu, parameters: skipping, inputItems: [file('seen.jpg', seen)] });
@@ -72,7 +73,7 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 			['failed', null],
 		]);
 		expect(items[1].json.reason).toBe(
-			'This node uploaded this file to this event and album before (Skip Files Uploaded Before).',
+			'This workflow uploaded this file to this event and album before (Skip Files Uploaded Before).',
 		);
 		// a failed file still says where it was going and where it came from
 		expect(items[2].json).toMatchObject({
@@ -194,7 +195,7 @@ describe('Photo > Upload: what became of each file, where the user looks', () =>
 			takenAt: '2026-06-20T18:30:00Z',
 			bytes: seen.length,
 			reason:
-				'This node uploaded this file to this event and album before (Skip Files Uploaded Before).',
+				'This workflow uploaded this file to this event and album before (Skip Files Uploaded Before).',
 			warnings: [],
 		});
 		expect(Object.keys(items[2].json)).toEqual([

@@ -105,7 +105,8 @@ describe('Photo > Upload opens a stored file once for its look and once per uplo
 	});
 
 	it('a file shorter than the look is opened for the look and for the PUT, and stored whole', async () => {
-		const tiny = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xdb]), randomBytes(20)]);
+		// a JPEG of 28 bytes: a comment of 20 random bytes between start and end markers
+		const tiny = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xfe, 0, 22]), randomBytes(20), Buffer.from([0xff, 0xd9])]);
 		const { items, status } = await uploadOne(tiny, 'tiny.jpg');
 		expect(status).toBe('success');
 		expect(items[0].json).toMatchObject({ bytes: tiny.length, statusCode: 200 });

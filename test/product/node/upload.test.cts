@@ -51,6 +51,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 			binaryField: 'data',
 			url: null,
 			typeFromContent: null,
+			whole: true,
 			binaryDataMode: null,
 			statusCode: 200,
 			attempts: 1,
@@ -127,7 +128,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(10, 'png'), { fileName: 'IMG_0042', mimeType: 'image/png' }) } }],
+			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(40, 'png'), { fileName: 'IMG_0042', mimeType: 'image/png' }) } }],
 		});
 		expect(items[0].json).toMatchObject({ fileName: 'IMG_0042.png', contentType: 'image/png' });
 		expect(emu.uploads[0]).toMatchObject({ fileName: 'IMG_0042.png', contentType: 'image/png' });
@@ -137,7 +138,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload({ options: { fileName: 'imports/2026/Tanz 💃.heic' } }),
-			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(24, 'heic'), { fileName: 'x.jpg', mimeType: 'image/jpeg' }) } }],
+			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(60, 'heic'), { fileName: 'x.jpg', mimeType: 'image/jpeg' }) } }],
 		});
 		expect(items[0].json).toMatchObject({ fileName: 'Tanz 💃.heic', contentType: 'image/heic' });
 		expect(emu.uploads[0]).toMatchObject({ fileName: 'Tanz 💃.heic', contentType: 'image/heic' });

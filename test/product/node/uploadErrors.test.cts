@@ -157,16 +157,18 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		);
 	});
 
-	it('a Duplicate Key without "Skip Files Uploaded Before" is refused before anything is sent', async () => {
+	it('Skip Files Uploaded Before by an empty File ID is refused before anything is sent', async () => {
 		const { nodeError } = await runEventPics({
 			emu,
-			parameters: upload({ options: { dedupeKey: '={{ $json.id }}' } }),
-			inputItems: [{ json: { id: 'x' }, ...photo() }],
+			parameters: upload({
+				options: { skipUploaded: { settings: { identifyBy: 'fileId', fileId: '={{ $json.id }}' } } },
+			}),
+			inputItems: [{ json: { id: '' }, ...photo() }],
 		});
 		expect(nodeError?.message).toBe(
-			'Option "Duplicate Key" is set but "Skip Files Uploaded Before" is not (item 0)',
+			'Option "Skip Files Uploaded Before" identifies files by File ID, but the File ID of item 0 is empty',
 		);
-		expect(nodeError?.description).toContain('Turn on Options > "Skip Files Uploaded Before"');
+		expect(nodeError?.description).toContain('Set its "File ID" to a value that tells files apart');
 		expect(emu.requests).toHaveLength(0);
 	});
 

@@ -281,8 +281,8 @@ describe('Photo > Upload from a URL: one download per file', () => {
 	it.each([
 		['default settings (EXIF on)', '/booth.jpg', {}, {}],
 		['Taken At not sent', '/booth.jpg', {}, { takenAtMode: 'none' }],
-		['Skip Files Uploaded Before', '/booth.jpg', { skipDuplicates: true }, {}],
-		['Skip Files Uploaded Before, no Content-Length', '/chunked.jpg', { skipDuplicates: true }, {}],
+		['Skip Files Uploaded Before', '/booth.jpg', { skipUploaded: { settings: { identifyBy: 'content' } } }, {}],
+		['Skip Files Uploaded Before, no Content-Length', '/chunked.jpg', { skipUploaded: { settings: { identifyBy: 'content' } } }, {}],
 	])('fetches the file exactly once: %s', async (_name, path, options, extra) => {
 		const { items } = await runEventPics({ emu, parameters: fromUrl(path, options, extra) });
 		expect(items[0].json).toMatchObject({ statusCode: 200, bytes: booth.length });
@@ -293,7 +293,7 @@ describe('Photo > Upload from a URL: one download per file', () => {
 	it('reads EXIF, hashes and uploads the same single download', async () => {
 		const { items } = await runEventPics({
 			emu,
-			parameters: fromUrl('/booth.jpg', { skipDuplicates: true }),
+			parameters: fromUrl('/booth.jpg', { skipUploaded: { settings: { identifyBy: 'content' } } }),
 		});
 		expect(items[0].json).toMatchObject({
 			takenAtSource: 'exif',
@@ -306,7 +306,7 @@ describe('Photo > Upload from a URL: one download per file', () => {
 		host.route('/once.jpg', serve.once(booth, 'image/jpeg'));
 		const { items, nodeError } = await runEventPics({
 			emu,
-			parameters: fromUrl('/once.jpg', { skipDuplicates: true }),
+			parameters: fromUrl('/once.jpg', { skipUploaded: { settings: { identifyBy: 'content' } } }),
 		});
 		expect(nodeError).toBeUndefined();
 		expect(items[0].json).toMatchObject({
@@ -356,7 +356,7 @@ describe('Photo > Upload: skip files uploaded before', () => {
 		}));
 
 	it('uploads new files once; a later run reports them as skipped, even renamed', async () => {
-		const parameters = upload({ binaryPropertyName: 'data', options: { skipDuplicates: true } });
+		const parameters = upload({ binaryPropertyName: 'data', options: { skipUploaded: { settings: { identifyBy: 'content' } } } });
 		const first = await runEventPics({ emu, parameters, inputItems: input() });
 		expect(first.items.map((i) => i.json.outcome)).toEqual(['uploaded', 'uploaded']);
 		expect(first.items[0].json.dedupeKey).toBe(
@@ -372,7 +372,7 @@ describe('Photo > Upload: skip files uploaded before', () => {
 			['skipped', 'b.jpg', { item: 1 }],
 		]);
 		expect(second.items[0].json.reason).toBe(
-			'This node uploaded this file to this event and album before (Skip Files Uploaded Before).',
+			'This workflow uploaded this file to this event and album before (Skip Files Uploaded Before).',
 		);
 		expect(emu.uploads).toHaveLength(2);
 	});
@@ -380,12 +380,12 @@ describe('Photo > Upload: skip files uploaded before', () => {
 	it('uploads the same file again into another album', async () => {
 		await runEventPics({
 			emu,
-			parameters: upload({ options: { skipDuplicates: true } }),
+			parameters: upload({ options: { skipUploaded: { settings: { identifyBy: 'content' } } } }),
 			inputItems: input(),
 		});
 		const other = await runEventPics({
 			emu,
-			parameters: upload({ album: fromList('ceremony'), options: { skipDuplicates: true } }),
+			parameters: upload({ album: fromList('ceremony'), options: { skipUploaded: { settings: { identifyBy: 'content' } } } }),
 			inputItems: input(),
 		});
 		expect(other.items.map((i) => i.json.outcome)).toEqual(['uploaded', 'uploaded']);
@@ -394,7 +394,7 @@ describe('Photo > Upload: skip files uploaded before', () => {
 
 	it('does not remember a file whose upload failed, so the next run uploads it', async () => {
 		emu.addFault({ endpoint: 'put', kind: 'status', status: 400, times: 1 });
-		const parameters = upload({ options: { skipDuplicates: true } });
+		const parameters = upload({ options: { skipUploaded: { settings: { identifyBy: 'content' } } } });
 		const failed = await runEventPics({
 			emu,
 			continueOnFail: true,
@@ -409,7 +409,7 @@ describe('Photo > Upload: skip files uploaded before', () => {
 	});
 
 	it('uses a custom Duplicate Key when given', async () => {
-		const parameters = upload({ options: { skipDuplicates: true, dedupeKey: '={{ $json.id }}' } });
+		const parameters = upload({ options: { skipUploaded: { settings: { identifyBy: 'fileId', fileId: '={{ $json.id }}' } } } });
 		await runEventPics({ emu, parameters, inputItems: input() });
 		// new bytes, same ids: skipped by key
 		const changed = [0, 1].map((index) => ({
@@ -429,7 +429,7 @@ describe('Photo > Upload: skip files uploaded before', () => {
 		}));
 		const { items } = await runEventPics({
 			emu,
-			parameters: upload({ options: { skipDuplicates: true, concurrency: 1 } }),
+			parameters: upload({ options: { skipUploaded: { settings: { identifyBy: 'content' } }, concurrency: 1 } }),
 			inputItems: same,
 		});
 		expect(items.map((i) => i.json.outcome)).toEqual(['uploaded', 'skipped']);

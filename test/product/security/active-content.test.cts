@@ -43,10 +43,13 @@ const DER_KEY = Buffer.concat([
 	randomBytes(1200),
 ]);
 const JPEG = readFileSync(join(__dirname, '..', '..', 'fixtures', 'samples', 'booth-0001.jpg'));
-/** A QuickTime movie of an older camera: its first atom is `moov`, not `ftyp`. */
+/** A QuickTime movie of an older camera: its first atom is `moov`, not `ftyp`; then its media data. */
 const OLD_MOV = Buffer.concat([
 	Buffer.from([0, 0, 0, 0x6c]),
 	Buffer.from('moovmvhd'),
+	randomBytes(0x6c - 12),
+	Buffer.from([0, 0, 0x07, 0xd8]),
+	Buffer.from('mdat'),
 	randomBytes(2000),
 ]);
 

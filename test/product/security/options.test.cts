@@ -185,9 +185,10 @@ describe('security: text options are read as text whatever an expression gives',
 
 	const withId = (id: string) => ({ ...photo(), json: { id, meta: { z: 1, a: [id, true] } } });
 
-	it('a Duplicate Key that is an object tells files apart by its JSON (keys sorted)', async () => {
+	it('a File ID that is an object tells files apart by its JSON (keys sorted)', async () => {
+		const fileId = '={{ { id: $json.id, meta: $json.meta } }}';
 		const parameters = uploadParameters({
-			options: { skipDuplicates: true, dedupeKey: '={{ { id: $json.id, meta: $json.meta } }}' },
+			options: { skipUploaded: { settings: { identifyBy: 'fileId', fileId } } },
 		});
 		const first = await runEventPics({ emu, parameters, inputItems: [withId('a'), withId('b')] });
 		expect(first.items.map((item) => item.json.outcome)).toEqual(['uploaded', 'uploaded']);

@@ -214,7 +214,7 @@ async function main() {
 		const glob = path.join(filesDir, '*.jpg');
 		const workflows = { on: nodeWorkflow({ glob }), off: nodeWorkflow({ glob }) };
 		workflows.on.id = 'benchDedupeOn';
-		/** @type {any} */ (workflows.on.nodes[2].parameters).options = { skipDuplicates: true };
+		/** @type {any} */ (workflows.on.nodes[2].parameters).options = { skipUploaded: { settings: { identifyBy: 'content' } } };
 		workflows.off.id = 'benchDedupeOff';
 		for (const workflow of Object.values(workflows)) {
 			const file = path.join(work, `${workflow.id}.json`);

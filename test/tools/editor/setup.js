@@ -88,7 +88,7 @@ function outcomesWorkflow(folder) {
 					event: picked('wedding-anna-ben', "Anna & Ben's Wedding"),
 					album: picked('booth', 'Photo booth'),
 					takenAtMode: 'none',
-					options: { skipDuplicates: true, concurrency: 1 },
+					options: { skipUploaded: { settings: { identifyBy: 'content' } }, concurrency: 1 },
 				},
 				credentials: { eventPicsApi: CREDENTIALS.good },
 			},

@@ -21,13 +21,13 @@ const EXAMPLES = [
 		name: 'photo-booth-folder',
 		title: 'Photo booth folder to album',
 		summary:
-			'Every minute, upload the photos the booth software saved into a folder; files uploaded before are skipped.',
+			'Each photo the booth software saves into its folder goes up once, whole, as soon as it is written, all night and across restarts.',
 	},
 	{
 		name: 'google-drive-import',
 		title: 'Scheduled import from Google Drive',
 		summary:
-			'Every 15 minutes, copy new photos and videos of a Drive folder into an album, skipping the ones already uploaded.',
+			'Every 15 minutes, copy new photos and videos of a Drive folder into an album; files uploaded before are not even downloaded.',
 	},
 	{
 		name: 'form-to-album',

@@ -53,7 +53,7 @@ function workflow(folder) {
 			event: { __rl: true, mode: 'id', value: 'wedding-anna-ben' },
 			album: { __rl: true, mode: 'id', value: 'booth' },
 			takenAtMode: 'none',
-			options: { skipDuplicates: true, concurrency: 4 },
+			options: { skipUploaded: { settings: { identifyBy: 'content' } }, concurrency: 4 },
 		},
 		credentials: { eventPicsApi: CREDENTIAL },
 	};

@@ -78,7 +78,7 @@ const BATCH = webhookUploadWorkflow({
 	uploadParameters: {
 		allBinaryFields: true,
 		takenAtMode: 'none',
-		options: { concurrency: 4, skipDuplicates: true, maxAttempts: 8, maxTotalWaitSeconds: 300 },
+		options: { concurrency: 4, skipUploaded: { settings: { identifyBy: 'content' } }, maxAttempts: 8, maxTotalWaitSeconds: 300 },
 	},
 });
 

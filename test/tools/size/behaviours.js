@@ -76,8 +76,9 @@ const BEHAVIOURS = {
 		`${E}transport/egress.ts`,
 		`${E}transport/uploadAddress.ts`,
 	],
-	'file type and content checks (sniffing, text and HTML refusal, media-type table)': [
+	'file type and content checks (sniffing, text and HTML refusal, media-type table, wholeness)': [
 		`${UPLOAD}fileType.ts`,
+		`${E}helpers/wholeness.ts`,
 		`${E}helpers/mediaType.ts`,
 		`${E}helpers/mediaTypeTable.ts`,
 		`${E}helpers/sniff.ts`,
@@ -93,10 +94,12 @@ const BEHAVIOURS = {
 		`${E}helpers/eventJson.ts`,
 		`${E}helpers/naming.ts`,
 	],
-	'Skip Files Uploaded Before': [
+	'Skip Files Uploaded Before, Keep New (history, batches, uploads in flight)': [
 		`${UPLOAD}history.ts`,
 		`${UPLOAD}skipPlan.ts`,
 		`${UPLOAD}dedupe.ts`,
+		`${UPLOAD}inFlight.ts`,
+		`${E}actions/photo/keepNew.operation.ts`,
 	],
 	trigger: [
 		'nodes/EventPicsTrigger/EventPicsTrigger.node.ts',

@@ -1,12 +1,20 @@
 import { operationDropdown } from '../descriptions';
 
+import * as keepNew from './keepNew.operation';
 import * as upload from './upload.operation';
 
-export const operations = { upload };
+export const operations = { upload, keepNew };
 
 export const operationField = operationDropdown(
 	'photo',
 	[
+		{
+			name: 'Keep New',
+			value: 'keepNew',
+			description:
+				'Keep only the items whose file this workflow has not uploaded yet, before downloading or reading it',
+			action: 'Keep new photos',
+		},
 		{
 			name: 'Upload',
 			value: 'upload',

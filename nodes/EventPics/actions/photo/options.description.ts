@@ -79,6 +79,58 @@ const maxFileSizeOption = numberOption(
 	},
 );
 
+/**
+ * Skip Files Uploaded Before: on once added, with how files are told apart inside it (a File ID only
+ * then). The history is the workflow's: Keep New Files asks it with the same File ID.
+ */
+const skipUploadedOption: INodeProperties = {
+	displayName: 'Skip Files Uploaded Before',
+	name: 'skipUploaded',
+	type: 'fixedCollection',
+	default: { settings: { identifyBy: 'content' } },
+	description:
+		'Skip files this workflow uploaded to the same event and album before, while this option was on. Skipped files are reported in the output.',
+	options: [
+		{
+			displayName: 'Settings',
+			name: 'settings',
+			values: [
+				{
+					displayName: 'Identify Files By',
+					name: 'identifyBy',
+					type: 'options',
+					default: 'content',
+					options: [
+						{
+							name: 'Content',
+							value: 'content',
+							description:
+								'The same bytes, whatever the file is called (each file is read to tell)',
+						},
+						{
+							name: 'File ID',
+							value: 'fileId',
+							description:
+								"A value of the item, such as a Google Drive file ID or a file's path: lets Keep New Files leave out known files before they are downloaded or read",
+						},
+					],
+				},
+				{
+					displayName: 'File ID',
+					name: 'fileId',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. {{ $json.path }}',
+					description:
+						"What tells this file apart from the others, the same in every run, such as a Google Drive file's ID or the path of a file in a folder",
+					displayOptions: { show: { identifyBy: ['fileId'] } },
+				},
+			],
+		},
+	],
+	hint: 'Only uploads made while this option is on are known: turn it on before the first import',
+};
+
 /** The Options collection of Photo > Upload (A-Z, as n8n shows it). */
 export const optionsField: INodeProperties = {
 	displayName: 'Options',
@@ -94,15 +146,6 @@ export const optionsField: INodeProperties = {
 			'How many files are uploaded at once. 0 = automatic: from 4 up to 64 while EventPics answers quickly.',
 			{ hint: '0 = automatic (4 growing to 64); 1 uploads one file after the other' },
 		),
-		{
-			displayName: 'Duplicate Key',
-			name: 'dedupeKey',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. {{ $json.fileKey }}',
-			description:
-				'What identifies a file for "Skip Files Uploaded Before", which must be on too: e.g. its ID in the source. Empty: its content, so a renamed copy is still recognised.',
-		},
 		{
 			displayName: 'File Name',
 			name: 'fileName',
@@ -124,15 +167,7 @@ export const optionsField: INodeProperties = {
 			DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000,
 			'Longest time one file waits between its tries, summed, Retry-After pauses included',
 		),
-		{
-			displayName: 'Skip Files Uploaded Before',
-			name: 'skipDuplicates',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to skip files this node uploaded to the same event and album in earlier runs with this option on. Skipped files are reported in the output.',
-			hint: 'Only uploads made while this option is on are known: turn it on before the first import',
-		},
+		skipUploadedOption,
 		numberOption(
 			'timeoutSeconds',
 			DEFAULT_RETRY_POLICY.timeoutMs / 1000,

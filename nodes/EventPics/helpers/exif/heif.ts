@@ -60,8 +60,13 @@ interface Extent {
 	length: number;
 }
 
-/** The extents of one item from an `iloc` box (versions 0 to 2); undefined if absent or unsupported. */
-function itemExtents(bytes: Uint8Array, iloc: Box, itemId: number): Extent[] | undefined {
+interface Location {
+	dataReference: number;
+	extents: Extent[];
+}
+
+/** Every item's extents from an `iloc` box (versions 0 to 2); undefined when it cannot be read. */
+function itemLocations(bytes: Uint8Array, iloc: Box): Map<number, Location> | undefined {
 	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
 	const version = bytes[iloc.start];
 	let at = iloc.start + 4;
@@ -80,6 +85,7 @@ function itemExtents(bytes: Uint8Array, iloc: Box, itemId: number): Extent[] | u
 	const wide = version === 2;
 	const count = wide ? view.getUint32(at + 2) : view.getUint16(at + 2);
 	at += wide ? 6 : 4;
+	const locations = new Map<number, Location>();
 	for (let item = 0; item < count; item++) {
 		const head = (wide ? 4 : 2) + (version === 0 ? 0 : 2) + 2 + baseSize + 2;
 		if (at + head > iloc.end) return undefined;
@@ -93,22 +99,41 @@ function itemExtents(bytes: Uint8Array, iloc: Box, itemId: number): Extent[] | u
 		at += 4 + baseSize;
 		const extentSize = indexSize + offsetSize + lengthSize;
 		if (at + extentCount * extentSize > iloc.end) return undefined;
-		if (id === itemId) {
-			if (dataReference !== 0 || method > 1 || extentCount === 0) return undefined;
-			const extents: Extent[] = [];
-			for (let i = 0; i < extentCount; i++, at += extentSize) {
-				const offset = base + uint(view, at + indexSize, offsetSize);
-				extents.push({
-					method,
-					offset,
-					length: uint(view, at + indexSize + offsetSize, lengthSize),
-				});
-			}
-			return extents;
+		const extents: Extent[] = [];
+		for (let i = 0; i < extentCount; i++, at += extentSize) {
+			const offset = base + uint(view, at + indexSize, offsetSize);
+			extents.push({ method, offset, length: uint(view, at + indexSize + offsetSize, lengthSize) });
 		}
-		at += extentCount * extentSize;
+		locations.set(id, { dataReference, extents });
 	}
-	return undefined;
+	return locations;
+}
+
+/** The extents of one item, when they are in this file (or its `idat`). */
+function itemExtents(bytes: Uint8Array, iloc: Box, itemId: number): Extent[] | undefined {
+	const location = itemLocations(bytes, iloc)?.get(itemId);
+	if (!location || location.dataReference !== 0 || location.extents.length === 0) return undefined;
+	return location.extents[0].method > 1 ? undefined : location.extents;
+}
+
+/**
+ * Where the last byte of a HEIF/AVIF file's items lies, by its `meta` box at `offset` in `bytes` (the
+ * file's first bytes): the end of the furthest extent stored at a file offset. Undefined when the box
+ * is not wholly in `bytes` or cannot be read.
+ */
+export function heifItemsEnd(bytes: Uint8Array, offset: number): number | undefined {
+	if (offset + 12 > bytes.length) return undefined;
+	const size = new DataView(bytes.buffer, bytes.byteOffset + offset, 4).getUint32(0);
+	if (size < 12 || offset + size > bytes.length) return undefined;
+	const iloc = children(bytes, offset + 12, offset + size).find((box) => box.type === 'iloc');
+	const locations = iloc && itemLocations(bytes, iloc);
+	if (!locations) return undefined;
+	let end = 0;
+	for (const { dataReference, extents } of locations.values())
+		for (const extent of extents)
+			if (dataReference === 0 && extent.method === 0)
+				end = Math.max(end, extent.offset + extent.length);
+	return end;
 }
 
 /**

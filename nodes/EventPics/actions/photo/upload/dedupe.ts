@@ -22,9 +22,13 @@ export function dedupeKey(linkId: string, albumId: string | undefined, fileKey: 
 	return `${linkId}/${albumId ?? ''}/${fileKey}`;
 }
 
-/** What identifies the file for Skip Files Uploaded Before: the custom Duplicate Key, or its content. */
+/** A File ID as the history keeps it (Keep New Files asks for the same). */
+export const fileIdKey = (fileId: string) => `key:${fileId}`;
+
+/** What identifies the file for Skip Files Uploaded Before: its File ID, or its content. */
 export async function fileKey(job: UploadJob, source: FileSource): Promise<string> {
-	const custom = String(job.options.dedupeKey ?? '').trim();
-	if (custom === '') return await contentKey(source.open);
-	return job.sharesItem ? `key:${custom}#${source.origin}` : `key:${custom}`;
+	const skip = job.options.skip;
+	if (skip?.by !== 'fileId') return await contentKey(source.open);
+	// several files of one item share its File ID: each is told apart by its binary field
+	return fileIdKey(job.sharesItem ? `${skip.fileId}#${source.origin}` : skip.fileId);
 }

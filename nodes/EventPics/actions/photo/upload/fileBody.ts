@@ -1,6 +1,8 @@
 import type { ExifCaptureTime } from '../../../helpers/exif';
-import { bufferSource, readCaptureTime, streamSource, toEpochMs } from '../../../helpers/exif';
+import { bufferSource, DEFAULT_MAX_BYTES, readCaptureTime, toEpochMs } from '../../../helpers/exif';
 import { SNIFF_BYTES } from '../../../helpers/sniff';
+import type { Wholeness } from '../../../helpers/wholeness';
+import { wholenessCheck } from '../../../helpers/wholeness';
 import type { BinaryStream, TryBodies, UploadBody } from '../../../transport/upload';
 import type { FileSource } from './fileSources';
 
@@ -11,6 +13,8 @@ export interface Inspection {
 	/** Capture time from EXIF, as Unix milliseconds, when asked for and found. */
 	takenAt?: number;
 	exif?: ExifCaptureTime;
+	/** Whether the file's own structure says it is whole (helpers/wholeness.ts). */
+	wholeness: Wholeness;
 }
 
 /**
@@ -25,17 +29,33 @@ export class FileBody implements TryBodies {
 
 	constructor(private readonly source: FileSource) {}
 
-	/** Reads the start of the file: its first bytes, and the EXIF capture time when asked (at most 1 MiB). */
+	/**
+	 * Reads the file once, start to end: its first bytes and EXIF capture time (when asked) from its
+	 * first MiB, and whether its structure says it is whole (a photo still being written is not).
+	 */
 	async readHead(wantsExif: boolean, timeZone: string): Promise<Inspection> {
 		const body = await this.source.open();
-		if (Buffer.isBuffer(body)) return await inspect(bufferSource(body), wantsExif, timeZone, body);
-		const bytes = streamSource(body);
+		const check = wholenessCheck();
+		if (Buffer.isBuffer(body)) {
+			check.push(body);
+			// in memory already: EXIF may be read past the first MiB
+			return await inspect(body, wantsExif, timeZone, check);
+		}
+		const kept: Buffer[] = [];
+		let keptBytes = 0;
 		try {
-			return await inspect(bytes, wantsExif, timeZone);
+			for await (const chunk of body) {
+				const bytes = chunk as Buffer;
+				check.push(bytes);
+				if (keptBytes < DEFAULT_MAX_BYTES) {
+					kept.push(bytes.subarray(0, DEFAULT_MAX_BYTES - keptBytes));
+					keptBytes += kept[kept.length - 1].length;
+				}
+			}
 		} finally {
-			await bytes.close();
 			if (!body.destroyed) body.destroy();
 		}
+		return await inspect(Buffer.concat(kept), wantsExif, timeZone, check);
 	}
 
 	/** The body for the next try of the PUT: the file opened anew. */
@@ -59,16 +79,19 @@ export class FileBody implements TryBodies {
 	}
 }
 
-/** The first bytes, and the EXIF capture time when asked (never past the buffer's end or 1 MiB). */
+/** The first bytes, the EXIF capture time when asked, and the wholeness verdict, from the file's start (`head`). */
 async function inspect(
-	bytes: ReturnType<typeof bufferSource>,
+	head: Buffer,
 	wantsExif: boolean,
 	timeZone: string,
-	whole?: Buffer,
+	check: ReturnType<typeof wholenessCheck>,
 ): Promise<Inspection> {
-	const result: Inspection = { head: await bytes.read(0, SNIFF_BYTES) };
+	const result: Inspection = {
+		head: head.subarray(0, SNIFF_BYTES),
+		wholeness: check.verdict(head),
+	};
 	if (!wantsExif) return result;
-	const exif = await readCaptureTime(bytes, whole ? { maxBytes: whole.length } : undefined);
+	const exif = await readCaptureTime(bufferSource(head), { maxBytes: head.length });
 	const takenAt = exif && toEpochMs(exif, timeZone);
 	if (exif && takenAt !== undefined) {
 		result.exif = exif;

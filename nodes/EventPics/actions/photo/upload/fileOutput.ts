@@ -4,7 +4,7 @@ import { isoInZone } from '../../../helpers/timeZone';
 import type { NodeError } from '../../items';
 
 /** What became of one file: the first field of its output item. */
-type Outcome = 'uploaded' | 'skipped' | 'failed';
+type Outcome = 'uploaded' | 'skipped' | 'incomplete' | 'failed';
 
 /**
  * The fields of every output item of Photo > Upload, in this order. Every item has all of them
@@ -30,6 +30,7 @@ const FIELDS = [
 	'binaryField',
 	'url',
 	'typeFromContent',
+	'whole',
 	'binaryDataMode',
 	'statusCode',
 	'attempts',
@@ -112,12 +113,14 @@ export function outcomeHint(outputs: INodeExecutionData[]): NodeExecutionHint | 
 	const count = (outcome: Outcome) => outputs.filter((o) => o.json.outcome === outcome).length;
 	const uploaded = count('uploaded');
 	const skipped = count('skipped');
+	const incomplete = count('incomplete');
 	const failed = outputs.filter((o) => o.json.outcome === 'failed' || o.error).length;
 	const warned = outputs.filter(
 		(o) => Array.isArray(o.json.warnings) && o.json.warnings.length > 0,
 	).length;
 	const parts = [`${uploaded} ${plural(uploaded)} uploaded`];
 	if (skipped > 0) parts.push(`${skipped} skipped (uploaded before)`);
+	if (incomplete > 0) parts.push(`${incomplete} cut short, not uploaded (see "reason")`);
 	if (failed > 0) parts.push(`${failed} failed (see "reason")`);
 	if (warned > 0) parts.push(`${warned} with a warning (see "warnings")`);
 	return {

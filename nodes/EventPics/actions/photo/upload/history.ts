@@ -8,12 +8,20 @@ const HISTORY_ENTRIES = 200_000;
 /** From this many entries on, the output warns that the history is filling up. */
 const HISTORY_WARN_AT = 160_000;
 
-const SCOPE = 'node';
+/** One history per workflow: its Keep New Files and Upload nodes ask and record the same entries. */
+const SCOPE = 'workflow';
 const STORE: ICheckProcessedOptions = { mode: 'entries', maxEntries: HISTORY_ENTRIES };
 /** Part of every entry's account: histories of another format never match. */
-const HISTORY_FORMAT = 'eventpics-history-3';
+const HISTORY_FORMAT = 'eventpics-history-4';
 
 export interface HistoryTiming {
+	/**
+	 * Least time between two records during the run, and between the check and the first: records
+	 * of confirmed uploads go in batches, so that n8n stopped in the middle uploads again only what
+	 * was in flight or confirmed within this time, while the store (which rewrites the whole history
+	 * on each call) is written a few times a run, not per file.
+	 */
+	recordEveryMs: number;
 	/**
 	 * Pause before each recheck after the end-of-run record (a call of another execution that read the
 	 * list before the record can take this long on a busy worker).
@@ -24,6 +32,7 @@ export interface HistoryTiming {
 }
 
 export const HISTORY_TIMING: Readonly<HistoryTiming> = Object.freeze({
+	recordEveryMs: 1000,
 	recheckPauseMs: 1000,
 	rechecks: 8,
 });
@@ -71,6 +80,21 @@ export class RunHistory {
 	/** Entries the run's first question wrote ("checked" entries of files never checked before). */
 	private addedByCheck = 0;
 
+	/** Confirmed uploads not yet recorded, and the record under way or waiting for its time. */
+	private pending: string[] = [];
+
+	private recording: Promise<void> | undefined;
+
+	/** The store call of a batch, while it runs. */
+	private inCall: Promise<void> | undefined;
+
+	private nextRecordAt = 0;
+
+	private finished = false;
+
+	/** Called with each key once a record holds it (the in-flight claims let go then). */
+	onRecorded: (keys: string[]) => void = () => undefined;
+
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		credential: { baseUrl: string; apiKey: string },
@@ -79,6 +103,11 @@ export class RunHistory {
 		this.account = historyAccount(credential.baseUrl, credential.apiKey);
 		// production executions may run side by side; runs from the editor or `n8n execute` do not
 		this.shared = !['manual', 'cli'].includes(ctx.getMode());
+	}
+
+	/** A file's key as its entries name it: with the account. */
+	entryOf(key: string): string {
+		return `${this.account}/${key}`;
 	}
 
 	private checkedEntry(key: string) {
@@ -96,6 +125,7 @@ export class RunHistory {
 	 */
 	async check(keys: string[]): Promise<Set<string>> {
 		this.keys = [...new Set(keys)];
+		this.nextRecordAt = Date.now() + this.timing.recordEveryMs;
 		if (this.keys.length === 0) return this.known;
 		const checked = await this.ask(this.keys.map((key) => this.checkedEntry(key)));
 		this.addedByCheck = checked.added.length;
@@ -107,18 +137,50 @@ export class RunHistory {
 		return this.known;
 	}
 
-	/** The storage confirmed the file: its key is recorded at the end of the run. */
+	/**
+	 * The storage confirmed the file: its key is recorded with the next batch, at most `recordEveryMs`
+	 * from now (or four times the last record's time, on a large history), and again at the end.
+	 */
 	uploaded(key: string): void {
 		this.done.add(key);
+		this.pending.push(key);
+		this.recording ??= this.recordLater();
+	}
+
+	/** Records the pending keys once their time has come; a batch that fails waits for the end. */
+	private async recordLater(): Promise<void> {
+		const wait = this.nextRecordAt - Date.now();
+		if (wait > 0) await sleep(wait);
+		if (this.finished) return;
+		const keys = this.pending.splice(0);
+		const startedAt = Date.now();
+		// a batch that fails is recorded at the end of the run with all the others
+		this.inCall = this.ask(this.entriesOf(keys)).then(
+			() => this.onRecorded(keys),
+			() => undefined,
+		);
+		await this.inCall;
+		this.inCall = undefined;
+		const took = Date.now() - startedAt;
+		this.nextRecordAt = Date.now() + Math.max(this.timing.recordEveryMs, 4 * took);
+		this.recording = this.pending.length > 0 && !this.finished ? this.recordLater() : undefined;
+	}
+
+	private entriesOf(keys: string[]): string[] {
+		return keys.flatMap((key) => [this.checkedEntry(key), this.uploadedEntry(key)]);
 	}
 
 	/**
-	 * The end of the run: counts the list first (whether the history was new when the run began, and
+	 * The end of the run: waits for a batch under way, counts the list first (whether the history was new when the run began, and
 	 * how near its cap it is), records both entries of every uploaded file, checks again where
 	 * needed, and removes the "checked" entries
 	 * of files that did not go up (they would only cost the next run a question and its undo).
 	 */
 	async finish(): Promise<HistoryEnd> {
+		// a batch in the store ends first (two writers of one list lose each other's entries); one still
+		// waiting for its time is folded into the final record
+		this.finished = true;
+		await this.inCall;
 		const done = [...this.done];
 		const left = this.keys.filter((key) => !this.known.has(key) && !this.done.has(key));
 		// counted before the record: the history was new when it holds only what this run's check wrote
@@ -131,6 +193,7 @@ export class RunHistory {
 			} catch {
 				end.unrecorded = done;
 			}
+			this.onRecorded(done);
 		}
 		if (left.length > 0) {
 			await this.remove(left.map((key) => this.checkedEntry(key))).catch(() => undefined);
@@ -149,7 +212,7 @@ export class RunHistory {
 	 * record had to add a "checked" entry, which the check wrote and only another writer removes.
 	 */
 	private async record(keys: string[]): Promise<void> {
-		const entries = keys.flatMap((key) => [this.checkedEntry(key), this.uploadedEntry(key)]);
+		const entries = this.entriesOf(keys);
 		const { added } = await this.ask(entries);
 		let recheck = this.shared || added.some((entry) => entry.startsWith('checked:'));
 		for (let round = 0; recheck && round < this.timing.rechecks; round++) {
@@ -199,5 +262,5 @@ export class RunHistory {
 }
 
 function fullWarning(count: number): string {
-	return `This node's history of uploaded files (Skip Files Uploaded Before) holds ${count.toLocaleString('en-US')} of ${HISTORY_ENTRIES.toLocaleString('en-US')} entries, two per file. When it is full, n8n forgets the oldest files, and such a file is uploaded again if it comes again. Give the node only files that may be new (for example move uploaded files out of the folder it reads).`;
+	return `This workflow's history of uploaded files (Skip Files Uploaded Before) holds ${count.toLocaleString('en-US')} of ${HISTORY_ENTRIES.toLocaleString('en-US')} entries, two per file. When it is full, n8n forgets the oldest files, and such a file is uploaded again if it comes again. Give the workflow only files that may be new (for example move uploaded files out of the folder it reads, or put Keep New before the read).`;
 }

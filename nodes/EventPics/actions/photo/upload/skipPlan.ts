@@ -4,6 +4,7 @@ import { dedupeKey, fileKey } from './dedupe';
 import type { FileSource } from './fileSources';
 import type { HistoryEnd, HistoryTiming } from './history';
 import { HISTORY_TIMING, RunHistory } from './history';
+import { claim, claimKey, claimOf, joinRuns } from './inFlight';
 import type { UploadJob } from './itemJobs';
 
 /** Files whose keys are computed at once before the check (each is read once, start to end). */
@@ -13,8 +14,6 @@ const KEYS_AT_ONCE = 8;
  * their upload while they fit in this much together; larger ones are read again for the upload.
  */
 const KEEP_READ_BYTES = 32 * 1024 * 1024;
-/** `uploadedBy` of a file the history knows. */
-const BEFORE = -1;
 
 export type Turn = { skip: false } | { skip: true; reason: string };
 
@@ -23,7 +22,7 @@ export interface FileDedupe {
 	key: string;
 	/** The source its key was computed from: a URL is not fetched again. */
 	source: FileSource;
-	/** Whether the file goes up; an earlier file of the run with the same key is waited for. */
+	/** Whether the file goes up; a file another item or execution is uploading waits for it. */
 	turn(): Promise<Turn>;
 	/** Called once the job ended: `uploaded` when the storage confirmed the file. */
 	settle(uploaded: boolean): void;
@@ -37,20 +36,25 @@ export interface SkipPlan {
 }
 
 const reasonBefore =
-	'This node uploaded this file to this event and album before (Skip Files Uploaded Before).';
+	'This workflow uploaded this file to this event and album before (Skip Files Uploaded Before).';
 const reasonInRun = (itemIndex: number) =>
 	`Input item ${itemIndex} of this run has the same file for this event and album, and it was uploaded (Skip Files Uploaded Before).`;
+const reasonElsewhere = (executionId: string, arrived: boolean) =>
+	arrived
+		? `Execution ${executionId} of this workflow uploaded the same file to this event and album while this one ran (Skip Files Uploaded Before).`
+		: `Execution ${executionId} of this workflow is uploading the same file to this event and album (Skip Files Uploaded Before); if it fails there, a later run takes it.`;
 
 const NEW_HISTORY =
-	"EventPics: this run began the node's history of uploaded files (Skip Files Uploaded Before). Files uploaded before the option was on are not in it, so any of them in this run went up again.";
+	"EventPics: this run began the workflow's history of uploaded files (Skip Files Uploaded Before). Files uploaded before the option was on are not in it, so any of them in this run went up again.";
 
 type Prepared = { key: string; source: FileSource } | { error: unknown };
 
 /**
  * Computes the key of every file with the option on (a URL is downloaded once, its stored copy is
- * reused for the upload), asks the node's history of this account (Base URL and API key) about all
- * of them at once, and decides per file. Files of one run with the same key go up once: the first
- * tries, the next waits for its outcome.
+ * reused for the upload), asks the workflow's history of this account (Base URL and API key) about
+ * all of them at once, and claims the others in this n8n process (upload/inFlight.ts), in item
+ * order: a file that an earlier item or another execution holds waits for that upload and is skipped
+ * once it arrived. Confirmed uploads are recorded in batches as the run goes.
  */
 export async function planSkips(
 	ctx: IExecuteFunctions,
@@ -59,7 +63,7 @@ export async function planSkips(
 	continueOnFail: boolean,
 	timing: HistoryTiming = HISTORY_TIMING,
 ): Promise<SkipPlan | undefined> {
-	const skipping = jobs.filter((job) => job.options.skipDuplicates === true);
+	const skipping = jobs.filter((job) => job.options.skip !== undefined);
 	if (skipping.length === 0) return undefined;
 	const { prepared, failedItem } = await prepareKeys(skipping, continueOnFail);
 	const history = new RunHistory(ctx, credential, timing);
@@ -67,21 +71,78 @@ export async function planSkips(
 		const file = prepared.get(job);
 		return file && 'key' in file && (failedItem === undefined || job.itemIndex <= failedItem);
 	});
-	const known = await history.check(keyed.map((job) => (prepared.get(job) as { key: string }).key));
-	const chains = new Map<string, Promise<number | undefined>>();
+	const run = joinRuns();
+	const keys = keyed.map((job) => (prepared.get(job) as { key: string }).key);
+	const known = await history.check(keys).catch((error: unknown) => {
+		run.leave();
+		throw error;
+	});
+	const owned = new Map<string, ReturnType<typeof claim>>();
+	history.onRecorded = (keys) => keys.forEach((key) => owned.get(key)?.recorded());
 	const files: SkipPlan['files'] = new Map();
 	for (const job of keyed) {
-		const { key, source } = prepared.get(job) as { key: string; source: FileSource };
-		const previous = chains.get(key) ?? Promise.resolve(known.has(key) ? BEFORE : undefined);
-		let pass!: (uploadedBy: number | undefined) => void;
-		chains.set(key, new Promise((resolve) => (pass = resolve)));
-		files.set(job, fileTurn(job, { key, source }, previous, pass, history));
+		const file = prepared.get(job) as { key: string; source: FileSource };
+		const where = claimKey(ctx.getWorkflow().id, history.entryOf(file.key));
+		const own = () => {
+			const handle = claim(where, ctx.getExecutionId(), job.itemIndex);
+			owned.set(file.key, handle);
+			return handle;
+		};
+		files.set(job, fileTurn(ctx, file, known.has(file.key), where, own, history));
 	}
 	for (const job of skipping) {
 		const file = prepared.get(job);
 		if (file && 'error' in file) files.set(job, file);
 	}
-	return { files, failedItem, finish: async () => await history.finish() };
+	const finish = async () => {
+		try {
+			return await history.finish();
+		} finally {
+			run.leave();
+		}
+	};
+	return { files, failedItem, finish };
+}
+
+/**
+ * One file's place among the uploads: skipped when the history knows it; else it holds the claim on
+ * its key in this process (taken now, in item order), or waits for whoever holds it: skipped once
+ * that upload arrived, tried when it did not (unless another has taken the claim over meanwhile).
+ */
+function fileTurn(
+	ctx: IExecuteFunctions,
+	file: { key: string; source: FileSource },
+	known: boolean,
+	where: string,
+	own: () => ReturnType<typeof claim>,
+	history: RunHistory,
+): FileDedupe {
+	const held = known ? undefined : claimOf(where);
+	let mine = known || held ? undefined : own();
+	const turn = async (): Promise<Turn> => {
+		if (known) return { skip: true, reason: reasonBefore };
+		if (!held) return { skip: false };
+		const arrived = await held.arrived;
+		if (arrived) {
+			const sameRun = held.executionId === ctx.getExecutionId();
+			const reason = sameRun
+				? reasonInRun(held.itemIndex)
+				: reasonElsewhere(held.executionId, true);
+			return { skip: true, reason };
+		}
+		const next = claimOf(where);
+		if (next) return { skip: true, reason: reasonElsewhere(next.executionId, false) };
+		mine = own();
+		return { skip: false };
+	};
+	const settle = (uploaded: boolean) => {
+		const holding = mine;
+		mine = undefined; // once
+		if (!holding) return;
+		if (uploaded) history.uploaded(file.key);
+		holding.settle(uploaded);
+	};
+	return { ...file, turn, settle };
 }
 
 /** Every file's key, KEYS_AT_ONCE at a time; without Continue On Fail a failing item stops the later ones. */
@@ -108,41 +169,6 @@ async function prepareKeys(skipping: UploadJob[], continueOnFail: boolean) {
 	};
 	await Promise.all(Array.from({ length: Math.min(KEYS_AT_ONCE, skipping.length) }, worker));
 	return { prepared, failedItem };
-}
-
-/**
- * A file's turn among the files with its key: it waits for the one before it (`previous`: who
- * uploaded it, if anyone) and tells the next one (`pass`) once its own upload is settled.
- */
-function fileTurn(
-	job: UploadJob,
-	file: { key: string; source: FileSource },
-	previous: Promise<number | undefined>,
-	pass: (uploadedBy: number | undefined) => void,
-	history: RunHistory,
-): FileDedupe {
-	let settled = false;
-	const settle = (uploadedBy: Promise<number | undefined> | number | undefined) => {
-		if (settled) return;
-		settled = true;
-		void Promise.resolve(uploadedBy).then(pass);
-	};
-	return {
-		...file,
-		turn: async () => {
-			const uploadedBy = await previous;
-			if (uploadedBy === undefined) return { skip: false };
-			settle(uploadedBy);
-			return {
-				skip: true,
-				reason: uploadedBy === BEFORE ? reasonBefore : reasonInRun(uploadedBy),
-			};
-		},
-		settle: (uploaded) => {
-			if (uploaded) history.uploaded(file.key);
-			settle(uploaded ? job.itemIndex : previous);
-		},
-	};
 }
 
 /** The end of Skip Files Uploaded Before: what the history could not record, and its warning. */

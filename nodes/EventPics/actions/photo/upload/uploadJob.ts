@@ -55,6 +55,11 @@ export async function runUploadJob(
 				return fileOutput('skipped', details);
 			}
 		}
+		const { wholeness } = inspection;
+		if (wholeness.whole === false && job.options.fileTypes !== 'any') {
+			const reason = `"${file.fileName}" is cut short: ${wholeness.reason} (${wholeness.format}). It was not uploaded: if it is still being written, a later run takes it; if it is damaged, replace it.`;
+			return fileOutput('incomplete', { ...file.details, reason, dedupeKey: dedupe?.key });
+		}
 		return await sendFile(ctx, { account, job, signals, dedupe }, file, body);
 	} finally {
 		body.dispose(); // refused, skipped, failed or sent: every stream closed, memory let go
@@ -124,6 +129,7 @@ function describeFile(
 		exifTag: inspection.exif?.tag,
 		...originDetails(source),
 		typeFromContent: named.fromContent,
+		whole: inspection.wholeness.whole ?? null,
 		binaryDataMode: source.bufferedMode,
 		warnings,
 	};

@@ -40,6 +40,9 @@ export const TIMEOUT_NAME = 'Timeout';
 /** Max File Size (MB) of the URL source when the option is not added. */
 export const DEFAULT_MAX_FILE_SIZE_MB = 1024;
 
+/** What identifies a file for Skip Files Uploaded Before: its content, or a File ID from the item. */
+export type SkipBy = { by: 'content' } | { by: 'fileId'; fileId: string };
+
 export interface UploadOptions {
 	fileName?: string;
 	/** Options > File Types; none added is "media". */
@@ -48,8 +51,8 @@ export interface UploadOptions {
 	maxTotalWaitSeconds?: number;
 	timeoutSeconds?: number;
 	concurrency?: number;
-	skipDuplicates?: boolean;
-	dedupeKey?: string;
+	/** Skip Files Uploaded Before: off (absent), or how files are told apart. */
+	skip?: SkipBy;
 	allowInternalAddresses?: boolean;
 	maxFileSizeMb?: number;
 }
@@ -89,7 +92,7 @@ function checkedText(
 		`Option "${label}" of item ${itemIndex} ${read.reason}`,
 		label === 'File Name'
 			? 'Set Options > "File Name" to text, for example {{ $json.name }}.jpg; when it is an expression, check what it gives for this item.'
-			: 'Set Options > "Duplicate Key" to text, a number or an object (compared as JSON), for example {{ $json.id }}.',
+			: 'Set its "File ID" to text, a number or an object (compared as JSON), for example {{ $json.id }}.',
 	);
 }
 
@@ -100,27 +103,47 @@ const NUMBER_OPTIONS = [
 	'timeoutSeconds',
 ] as const;
 
+const SKIP_LABEL = 'Skip Files Uploaded Before';
+
+/**
+ * Options > Skip Files Uploaded Before, as the editor stores it (`{ settings: { identifyBy,
+ * fileId } }`): off when not added, else by content or by a File ID that must not be empty.
+ */
+function skipOf(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): SkipBy | undefined {
+	const settings = (raw as { settings?: { identifyBy?: unknown; fileId?: unknown } } | undefined)
+		?.settings;
+	if (!settings) return undefined;
+	if (settings.identifyBy !== 'fileId') return { by: 'content' };
+	const fileId = checkedText(
+		ctx,
+		itemIndex,
+		`${SKIP_LABEL} > File ID`,
+		duplicateKeyText(settings.fileId),
+	);
+	if (fileId !== '') return { by: 'fileId', fileId };
+	throw itemError(
+		ctx,
+		itemIndex,
+		`Option "${SKIP_LABEL}" identifies files by File ID, but the File ID of item ${itemIndex} is empty`,
+		'Set its "File ID" to a value that tells files apart, for example {{ $json.id }} (a Google Drive file ID) or the file\'s path, or identify files by Content.',
+	);
+}
+
 /** The item's Options with every number checked (see `checkedOption`). */
 export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number): UploadOptions {
-	const options = { ...(ctx.getNodeParameter('options', itemIndex, {}) as UploadOptions) };
+	const { skipUploaded, ...rest } = ctx.getNodeParameter(
+		'options',
+		itemIndex,
+		{},
+	) as UploadOptions & {
+		skipUploaded?: unknown;
+	};
+	const options: UploadOptions = { ...rest };
 	for (const name of NUMBER_OPTIONS) {
 		if (options[name] !== undefined)
 			options[name] = checkedOption(ctx, itemIndex, name, options[name]);
 	}
 	options.fileName = checkedText(ctx, itemIndex, 'File Name', fileNameText(options.fileName));
-	options.dedupeKey = checkedText(
-		ctx,
-		itemIndex,
-		'Duplicate Key',
-		duplicateKeyText(options.dedupeKey),
-	);
-	if (options.dedupeKey !== '' && options.skipDuplicates !== true) {
-		throw itemError(
-			ctx,
-			itemIndex,
-			`Option "Duplicate Key" is set but "Skip Files Uploaded Before" is not (item ${itemIndex})`,
-			'Turn on Options > "Skip Files Uploaded Before" to skip files uploaded before, or remove Options > "Duplicate Key": it only tells that option what identifies a file.',
-		);
-	}
+	options.skip = skipOf(ctx, itemIndex, skipUploaded);
 	return options;
 }
