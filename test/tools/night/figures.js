@@ -2,7 +2,8 @@
 'use strict';
 
 /**
- * The night's figures, from n8n's saved executions and the /proc samples (sampler.js): for the run
+ * The night's figures, from the executions n8n logged (executions.js) and the /proc samples
+ * (sampler.js): for the run
  * at 25 %, 50 % and 100 % of the folder (the first successful execution that started once the
  * folder held that share of the night's photos) its time, n8n's peak memory while it ran, what n8n
  * read meanwhile, and the binary data it kept; and the night's peaks. Plain numbers; tables.js
@@ -26,6 +27,7 @@
  * @property {number | null} rchar bytes n8n read meanwhile (all its reads, page cache included)
  * @property {number | null} readBytes bytes n8n read from the disk meanwhile
  * @property {number | null} binary bytes the execution keeps in the binary data folder (null: no folder)
+ * @property {number} binaryFolder the binary data folder's largest size while it ran
  */
 
 /**
@@ -58,6 +60,7 @@ function runFigures(execution, samples) {
 		startedAt: from,
 		ms: to - from,
 		rss: Math.max(0, ...window.map((s) => s.rss)),
+		binaryFolder: Math.max(0, ...window.map((s) => s.binary)),
 		rchar: delta('rchar'),
 		readBytes: delta('readBytes'),
 		binary: null,

@@ -88,7 +88,7 @@ describe('targets', () => {
 			database: 0,
 		},
 		folder: { photos: 4, bytes: 400 * MIB, bytesAt50: 200 * MIB },
-		night: { executions: 10, crashed: 1, largestPhoto: 6 * MIB, downMs: 0, restartMs: 0 },
+		night: { executions: 10, notSuccessful: 1, largestPhoto: 6 * MIB, downMs: 0, restartMs: 0 },
 		...extra,
 	});
 	const failing = (targets: any[]) => targets.filter((t) => t.holds === false).map((t) => t.target);
@@ -108,7 +108,15 @@ describe('targets', () => {
 			'no photo lost',
 		]);
 		const grown = night(perPhoto([1, 1, 1, 1]), {
-			peaks: { rss: 0, rssBefore50: 800 * MIB, rssAfter50: 1100 * MIB, binary: 0, database: 0 },
+			peaks: {
+				rss: 0,
+				rssBefore50: 800 * MIB,
+				rssAfter50: 1100 * MIB,
+				binary: 0,
+				binaryBefore50: 0,
+				binaryAfter50: 0,
+				database: 0,
+			},
 			runs: [
 				{ mark: 25, binary: 100 * MIB },
 				{ mark: 100, binary: 400 * MIB },

@@ -12,11 +12,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const timers = require('node:timers/promises');
-const { execFile } = require('node:child_process');
-const { promisify } = require('node:util');
 const { startEmulator } = require('../emulator');
 const n8n = require('../n8n-app/n8n');
-const paths = require('../n8n-app/paths');
 const { EMULATOR_TARGET } = require('../examples/examples');
 const { planNight, startBooth } = require('./booth');
 const { startN8n } = require('./n8n-process');
@@ -24,6 +21,7 @@ const { startSampler, folderBytes } = require('./sampler');
 const { session, runningExecutions, createCredential, publish } = require('./rest');
 const { compareAlbum } = require('./compare');
 const { marks, peak } = require('./figures');
+const { loggedExecutions } = require('./executions');
 const { boothWorkflow, triggerKind } = require('./workflows');
 
 /**
@@ -51,9 +49,9 @@ const { boothWorkflow, triggerKind } = require('./workflows');
  * @property {import('./compare').AlbumComparison} album
  * @property {import('./figures').RunFigures[]} runs at 25, 50 and 100 %
  * @property {{ name: string, stored: boolean, atPhotos: number } | undefined} inFlightAtKill
- * @property {{ rss: number, rssBefore50: number, rssAfter50: number, binary: number, database: number }} peaks
+ * @property {{ rss: number, rssBefore50: number, rssAfter50: number, binary: number, binaryBefore50: number, binaryAfter50: number, database: number }} peaks
  * @property {{ photos: number, bytes: number, bytesAt50: number }} folder
- * @property {{ executions: number, crashed: number, largestPhoto: number, downMs: number, restartMs: number }} night
+ * @property {{ executions: number, notSuccessful: number, largestPhoto: number, downMs: number, restartMs: number }} night
  */
 
 class StepError extends Error {
@@ -271,18 +269,12 @@ async function runNight(options) {
 			await sampler.stop();
 		});
 
-		const executions = await step("n8n's saved executions read", async () => {
-			const { stdout } = await promisify(execFile)(
-				paths.nodeBin,
-				[
-					path.join(__dirname, 'executions-db.js'),
-					path.join(userFolder, '.n8n', 'database.sqlite'),
-					workflowId,
-				],
-				{ maxBuffer: 64 * 2 ** 20 },
+		const executions = loggedExecutions(path.join(userFolder, '.n8n'), workflowId);
+		if (executions.length === 0)
+			throw new StepError(
+				"n8n's event log read",
+				`it holds no execution of workflow ${workflowId}`,
 			);
-			return /** @type {import('./figures').Execution[]} */ (JSON.parse(stdout));
-		});
 
 		const album = compareAlbum({
 			photos,
@@ -324,6 +316,8 @@ async function runNight(options) {
 				rssBefore50: peak(sampler.samples, 'rss', quarter.finishedAt, half.finishedAt),
 				rssAfter50: peak(sampler.samples, 'rss', half.finishedAt),
 				binary: peak(sampler.samples, 'binary'),
+				binaryBefore50: peak(sampler.samples, 'binary', quarter.finishedAt, half.finishedAt),
+				binaryAfter50: peak(sampler.samples, 'binary', half.finishedAt),
 				database: fs.existsSync(databaseFile) ? fs.statSync(databaseFile).size : 0,
 			},
 			folder: {
@@ -333,7 +327,7 @@ async function runNight(options) {
 			},
 			night: {
 				executions: executions.length,
-				crashed: executions.filter((e) => e.status !== 'success').length,
+				notSuccessful: executions.filter((e) => e.status !== 'success').length,
 				largestPhoto: Math.max(...photos.map((p) => p.size)),
 				downMs: restart.startedAt + restart.readyMs - kill.killedAt,
 				restartMs: restart.readyMs,

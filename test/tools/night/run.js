@@ -167,6 +167,21 @@ async function main() {
 	const nights = [];
 	/** @type {import('./drive-import').DriveResult | undefined} */
 	let drive;
+	/** @type {Array<{ part: string, message: string }>} a part whose step failed (the others still run) */
+	const broken = [];
+	/**
+	 * @param {string} part
+	 * @param {() => Promise<void>} work
+	 */
+	const attempt = async (part, work) => {
+		try {
+			await work();
+		} catch (error) {
+			const message = error instanceof Error ? error.message : String(error);
+			broken.push({ part, message });
+			say(`FAILED: ${part}: ${message}`);
+		}
+	};
 	try {
 		const template = path.join(work, 'template');
 		const logFile = path.join(work, 'install.log');
@@ -182,42 +197,46 @@ async function main() {
 			for (const [i, { shape, binaryMode }] of nightsOf(options).entries()) {
 				say(`night ${i + 1}: ${path.basename(shape)}, binary data ${binaryMode}`);
 				const nightWork = path.join(work, `night-${i + 1}`);
-				const result = await runNight({
-					shape,
-					binaryMode,
-					photos: options.photos,
-					seconds: options.seconds,
-					downSeconds: options.down,
-					scheduleSeconds: options.interval,
-					seed: options.seed,
-					work: nightWork,
-					nodesTemplate,
-					product,
-					extraEnv: options.env,
-					tempName,
-					log: say,
+				await attempt(`${path.basename(shape)}, ${binaryMode}`, async () => {
+					const result = await runNight({
+						shape,
+						binaryMode,
+						photos: options.photos,
+						seconds: options.seconds,
+						downSeconds: options.down,
+						scheduleSeconds: options.interval,
+						seed: options.seed,
+						work: nightWork,
+						nodesTemplate,
+						product,
+						extraEnv: options.env,
+						tempName,
+						log: say,
+					});
+					nights.push(result);
+					say(
+						`\n${report.runsTable(result)}\n${report.nightSummary(result)}\n${report.albumsTable([result])}\n`,
+					);
+					const kind = path.basename(shape) === 'schedule' ? 'schedule' : 'example';
+					for (const t of nightTargets(result, kind)) targets.push({ part: result.label, ...t });
 				});
 				if (!options.keep) fs.rmSync(nightWork, { recursive: true, force: true });
-				nights.push(result);
-				say(`\n${report.runsTable(result)}\n${report.nightSummary(result)}\n`);
-				for (const t of nightTargets(
-					result,
-					path.basename(shape) === 'schedule' ? 'schedule' : 'example',
-				))
-					targets.push({ part: result.label, ...t });
 			}
 		}
 		if (options.only !== 'booth') {
 			say(`drive import: ${options.driveFiles} files`);
-			drive = await runDriveImport({
-				files: options.driveFiles,
-				repeat: options.repeat,
-				work: path.join(work, 'drive'),
-				nodesTemplate,
-				product,
-				log: say,
+			await attempt('drive', async () => {
+				const result = await runDriveImport({
+					files: options.driveFiles,
+					repeat: options.repeat,
+					work: path.join(work, 'drive'),
+					nodesTemplate,
+					product,
+					log: say,
+				});
+				drive = result;
+				for (const t of driveTargets(result, median)) targets.push({ part: 'drive', ...t });
 			});
-			for (const t of driveTargets(drive, median)) targets.push({ part: 'drive', ...t });
 		}
 	} finally {
 		killAll();
@@ -230,10 +249,13 @@ async function main() {
 			`albums after the night (compared byte for byte with the folder):\n${report.albumsTable(nights)}\n`,
 		);
 	if (drive) say(`drive import, ${drive.workflow}:\n${report.driveTable(drive)}\n`);
-	say(`targets:\n${report.targetsTable(targets)}\n`);
+	if (targets.length) say(`targets:\n${report.targetsTable(targets)}\n`);
 	const failed = targets.filter((t) => t.holds === false);
 	const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-	if (failed.length === 0) say(`every target holds (${minutes} min)`);
+	for (const b of broken) say(`  FAILED  ${b.part}: ${b.message}`);
+	if (broken.length) process.exitCode = 1;
+	if (failed.length === 0)
+		say(`${broken.length ? 'every target measured holds' : 'every target holds'} (${minutes} min)`);
 	else {
 		say(`${failed.length} target(s) do not hold (${minutes} min):`);
 		for (const t of failed) say(`  FAIL  ${t.part}: ${t.target} (${t.detail})`);
