@@ -83,6 +83,24 @@ async function waitFor(check, { what, timeoutMs, everyMs = 50, signal }) {
 	}
 }
 
+/**
+ * The settings docs/running-at-scale.md gives a photo booth (A photo booth all night), with the
+ * night's binary data mode; `--env` adds to them or overrides them.
+ * @param {string} booth the booth's folder
+ * @param {'filesystem' | 'default'} binaryMode
+ * @returns {Record<string, string>}
+ */
+function boothSettings(booth, binaryMode) {
+	return {
+		// n8n 2.x leaves out the Local File Trigger (and Execute Command) unless told otherwise
+		NODES_EXCLUDE: '["n8n-nodes-base.executeCommand"]',
+		N8N_RESTRICT_FILE_ACCESS_TO: booth,
+		N8N_DEFAULT_BINARY_DATA_MODE: binaryMode,
+		// after a restart the trigger reports every photo of the folder at once
+		N8N_CONCURRENCY_PRODUCTION_LIMIT: '4',
+	};
+}
+
 /** @param {any} request an emulator request log entry */
 const isUploadActivity = (request) =>
 	(request.server === 'storage' && request.method === 'PUT') ||
@@ -129,13 +147,13 @@ async function runNight(options) {
 			cleanups.push(() => emu.close());
 			return emu;
 		});
-		const env = n8n.n8nEnv(userFolder, {
-			N8N_RESTRICT_FILE_ACCESS_TO: booth,
-			// n8n 2.x leaves out the Local File Trigger (and Execute Command) unless told otherwise
-			NODES_EXCLUDE: '[]',
-			N8N_DEFAULT_BINARY_DATA_MODE: options.binaryMode,
-			...options.extraEnv,
-		});
+		const settings = { ...boothSettings(booth, options.binaryMode), ...options.extraEnv };
+		log(
+			`      n8n settings: ${Object.entries(settings)
+				.map(([k, v]) => `${k}=${v}`)
+				.join(' ')}`,
+		);
+		const env = n8n.n8nEnv(userFolder, settings);
 		const workflow = boothWorkflow({
 			shape: options.shape,
 			folder: booth,

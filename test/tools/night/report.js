@@ -72,7 +72,8 @@ function runsTable(night) {
 			"n8n's RSS (peak)",
 			'bytes read (rchar)',
 			'read from disk',
-			'binary data kept',
+			'its binary data left',
+			'binary folder (peak)',
 		],
 		night.runs.map((r) => [
 			`${r.mark} %`,
