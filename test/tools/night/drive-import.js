@@ -4,7 +4,8 @@
 /**
  * The cloud-drive-shaped import in the real n8n app: a drive folder of `files` small photos
  * (drive.js) and the drive workflow (workflows.js), run with `n8n execute` as the folder fills up
- * (25 %, 50 %, 100 %: each run uploads what is new; after each, a run with nothing new), then
+ * (25 %, 50 %, 100 % in the full night: each run uploads what is new; after each, a run with
+ * nothing new; the short night lists the whole folder at once), then
  * `repeat` runs with nothing new at 100 % and `repeat` runs over an empty folder. Per run: the
  * execution's time (n8n's own startedAt/stoppedAt, n8n's start-up left out), the peak resident
  * memory of the `n8n execute` process and its children, the bodies the drive sent, what arrived.
@@ -111,11 +112,13 @@ async function execute(id, env) {
 }
 
 /**
- * @param {{ files: number, repeat: number, work: string, nodesTemplate: string,
+ * `stages`: the shares of the folder listed as it fills (each run uploads what is new, then a run
+ * with nothing new follows, except after the last stage: `repeat` runs follow it).
+ * @param {{ files: number, repeat: number, stages: number[], work: string, nodesTemplate: string,
  *   product: import('./workflows').ProductFeatures, log: (line: string) => void }} options
  * @returns {Promise<DriveResult>}
  */
-async function runDriveImport({ files, repeat, work, nodesTemplate, product, log }) {
+async function runDriveImport({ files, repeat, stages, work, nodesTemplate, product, log }) {
 	/** @type {Array<() => Promise<void>>} */
 	const cleanups = [];
 	let currentStep = 'set-up';
@@ -183,7 +186,7 @@ async function runDriveImport({ files, repeat, work, nodesTemplate, product, log
 			});
 
 		let listed = 0;
-		for (const share of [25, 50, 100]) {
+		for (const share of stages) {
 			const next = Math.round((files * share) / 100);
 			await run(`${share} %, ${next - listed} new`, 'new', next);
 			listed = next;

@@ -7,7 +7,9 @@
  * saved (a workflow with `saveDataSuccessExecution: 'none'` leaves nothing in the database), kept by
  * n8n to recover executions after a crash. `n8n.workflow.started` opens an execution;
  * `n8n.workflow.success`, `.failed`, `.crashed` or `.cancelled` ends it. An execution that has no
- * end in the log was cut off (n8n was killed while it ran).
+ * end in the log was cut off (n8n was killed while it ran). `n8n.node.finished` names the nodes
+ * that ran (a node without input items does not run: after Keep New Files left nothing, the
+ * Read/Write Files and Upload nodes do not appear).
  */
 
 const fs = require('node:fs');
@@ -31,7 +33,7 @@ function loggedExecutions(n8nFolder, workflowId) {
 	const files = fs.readdirSync(n8nFolder).filter((name) => /^n8nEventLog(-\d+)?\.log$/.test(name));
 	for (const file of files) {
 		for (const line of fs.readFileSync(path.join(n8nFolder, file), 'utf8').split('\n')) {
-			if (!line.includes('"n8n.workflow.')) continue;
+			if (!line.includes('"n8n.workflow.') && !line.includes('"n8n.node.finished"')) continue;
 			/** @type {any} */
 			let message;
 			try {
@@ -42,13 +44,16 @@ function loggedExecutions(n8nFolder, workflowId) {
 			const { executionId, workflowId: workflow } = message.payload ?? {};
 			if (workflow !== workflowId || !executionId) continue;
 			const at = Date.parse(message.ts);
+			/** @type {import('./figures').Execution} */
 			const execution = executions.get(executionId) ?? {
 				id: String(executionId),
 				mode: message.payload.mode ?? '',
 				status: 'cut off',
 				startedAt: null,
 				stoppedAt: null,
+				nodes: [],
 			};
+			if (message.eventName === 'n8n.node.finished') execution.nodes.push(message.payload.nodeName);
 			if (message.eventName === 'n8n.workflow.started') execution.startedAt = at;
 			const end = /** @type {Record<string, string>} */ (ENDS)[message.eventName];
 			if (end) {

@@ -12,7 +12,7 @@
 
 /**
  * @typedef {import('./sampler').Sample} Sample
- * @typedef {{ id: string, mode: string, status: string, startedAt: number | null, stoppedAt: number | null }} Execution
+ * @typedef {{ id: string, mode: string, status: string, startedAt: number | null, stoppedAt: number | null, nodes: string[] }} Execution
  */
 
 /**
@@ -68,14 +68,20 @@ function runFigures(execution, samples) {
 }
 
 /**
+ * `uploads` names the Upload nodes: a mark's run is one in which an Upload node ran (not a run that
+ * Keep New Files ended, such as the catch-up of a photo uploaded before), when there is one.
  * @param {{ executions: Execution[], samples: Sample[], photos: Array<{ finishedAt: number }>,
- *   heldAt: (at: number) => { photos: number, bytes: number } }} night
+ *   heldAt: (at: number) => { photos: number, bytes: number }, uploads?: string[] }} night
  * @returns {RunFigures[]} (`binary` null: the caller measures it)
  */
-function marks({ executions, samples, photos, heldAt }) {
-	const done = executions
-		.filter((e) => e.status === 'success' && e.startedAt !== null && e.stoppedAt !== null)
-		.sort((a, b) => /** @type {number} */ (a.startedAt) - /** @type {number} */ (b.startedAt));
+function marks({ executions, samples, photos, heldAt, uploads = [] }) {
+	const successful = executions.filter(
+		(e) => e.status === 'success' && e.startedAt !== null && e.stoppedAt !== null,
+	);
+	const uploading = successful.filter((e) => e.nodes.some((name) => uploads.includes(name)));
+	const done = (uploading.length > 0 ? uploading : successful).sort(
+		(a, b) => /** @type {number} */ (a.startedAt) - /** @type {number} */ (b.startedAt),
+	);
 	/** @type {RunFigures[]} */
 	const out = [];
 	for (const mark of [25, 50, 100]) {

@@ -26,24 +26,33 @@ describe('figures at 25, 50 and 100 % of the folder', () => {
 		status: i === 4 ? 'crashed' : 'success',
 		startedAt: 5000 + i * 10_000,
 		stoppedAt: 5000 + i * 10_000 + 2500,
+		// run 3 ended at Keep New Files: it does not count when others reached the Upload
+		nodes: i === 2 ? ['Trigger', 'Keep New'] : ['Trigger', 'Keep New', 'Upload'],
 	}));
 
 	test('each mark is the first successful run that started once the folder held that share', () => {
-		const runs = marks({ executions, samples, photos, heldAt });
+		const runs = marks({ executions, samples, photos, heldAt, uploads: ['Upload'] });
 		expect(runs.map((r: any) => [r.mark, r.id, r.folderPhotos])).toEqual([
-			// photo 2 finished at 20 s: run 3 started at 25 s
-			[25, '3', 2],
+			// photo 2 finished at 20 s: run 3 started at 25 s but did not upload; run 4 at 35 s
+			[25, '4', 3],
 			// photo 4 at 40 s: run 5 (45 s) crashed, run 6 started at 55 s
 			[50, '6', 5],
 			[100, '9', 8],
 		]);
-		// run 3: 25-27.5 s; the samples at 25 s (before) to 28 s (after)
-		expect(runs[0]).toMatchObject({ ms: 2500, rss: 128 * MIB, rchar: 30 * MIB, binary: null });
+		// run 4: 35-37.5 s; the samples at 35 s (before) to 38 s (after)
+		expect(runs[0]).toMatchObject({ ms: 2500, rss: 138 * MIB, rchar: 30 * MIB, binary: null });
 	});
 
 	test('read bytes are compared within one n8n start only', () => {
 		const crossing = [
-			{ id: 'x', mode: 'trigger', status: 'success', startedAt: 48_500, stoppedAt: 51_500 },
+			{
+				id: 'x',
+				mode: 'trigger',
+				status: 'success',
+				startedAt: 48_500,
+				stoppedAt: 51_500,
+				nodes: [],
+			},
 		];
 		const [run] = marks({ executions: crossing, samples, photos: photos.slice(0, 4), heldAt });
 		// 48.5-51.5 s: the samples at 48 s to 52 s, of which 50-52 s are of the second start

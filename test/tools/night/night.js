@@ -51,7 +51,7 @@ const { boothWorkflow, triggerKind } = require('./workflows');
  * @property {{ name: string, stored: boolean, atPhotos: number } | undefined} inFlightAtKill
  * @property {{ rss: number, rssBefore50: number, rssAfter50: number, binary: number, binaryBefore50: number, binaryAfter50: number, database: number }} peaks
  * @property {{ photos: number, bytes: number, bytesAt50: number }} folder
- * @property {{ executions: number, notSuccessful: number, largestPhoto: number, downMs: number, restartMs: number }} night
+ * @property {{ executions: number, uploading: number, notSuccessful: number, largestPhoto: number, downMs: number, restartMs: number }} night
  */
 
 class StepError extends Error {
@@ -310,7 +310,16 @@ async function runNight(options) {
 			workflowId,
 			'executions',
 		);
-		const runs = marks({ executions, samples: sampler.samples, photos, heldAt: night.heldAt });
+		const uploads = workflow.nodes
+			.filter((/** @type {any} */ n) => n.parameters?.operation === 'upload')
+			.map((/** @type {any} */ n) => n.name);
+		const runs = marks({
+			executions,
+			samples: sampler.samples,
+			photos,
+			heldAt: night.heldAt,
+			uploads,
+		});
 		for (const run of runs) {
 			const dir = path.join(executionsDir, run.id);
 			run.binary = fs.existsSync(dir) ? await folderBytes(dir) : null;
@@ -345,6 +354,7 @@ async function runNight(options) {
 			},
 			night: {
 				executions: executions.length,
+				uploading: executions.filter((e) => e.nodes.some((name) => uploads.includes(name))).length,
 				notSuccessful: executions.filter((e) => e.status !== 'success').length,
 				largestPhoto: Math.max(...photos.map((p) => p.size)),
 				downMs: restart.startedAt + restart.readyMs - kill.killedAt,

@@ -32,6 +32,7 @@ const PRESETS = {
 		shapes: ['example', 'schedule'],
 		binary: ['filesystem', 'default'],
 		driveFiles: 2000,
+		driveStages: [25, 50, 100],
 		repeat: 3,
 	},
 	short: {
@@ -40,15 +41,16 @@ const PRESETS = {
 		down: 10,
 		interval: 10,
 		shapes: ['example'],
-		binary: ['filesystem', 'default'],
+		binary: ['filesystem'],
 		driveFiles: 2000,
+		driveStages: [100],
 		repeat: 3,
 	},
 };
 
 /** @param {typeof PRESETS.full} p */
 const describe = (p) =>
-	`${p.photos} photos over ${p.seconds} s, ${p.down} s down, ${p.shapes.join(' and ')} in ${p.binary.join(' and ')} mode; a drive of ${p.driveFiles} files`;
+	`${p.photos} photos over ${p.seconds} s, ${p.down} s down, ${p.shapes.join(' and ')} in ${p.binary.join(' and ')} mode; a drive of ${p.driveFiles} files listed at ${p.driveStages.join(', ')} %`;
 
 const USAGE = `Usage: npm run test:night [-- options]
   (the full night: ${describe(PRESETS.full)})
@@ -229,6 +231,7 @@ async function main() {
 				const result = await runDriveImport({
 					files: options.driveFiles,
 					repeat: options.repeat,
+					stages: options.driveStages,
 					work: path.join(work, 'drive'),
 					nodesTemplate,
 					product,
