@@ -102,7 +102,7 @@ function marks({ executions, samples, photos, heldAt, uploads = [] }) {
 /**
  * The largest value of `key` among samples taken in [from, to).
  * @param {Sample[]} samples
- * @param {'rss' | 'binary'} key
+ * @param {'rss' | 'mainRss' | 'binary'} key
  * @param {number} [from]
  * @param {number} [to]
  */

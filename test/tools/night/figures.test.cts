@@ -15,6 +15,7 @@ describe('figures at 25, 50 and 100 % of the folder', () => {
 		at: i * 1000,
 		generation: i < 50 ? 1 : 2,
 		rss: (100 + i) * MIB,
+		mainRss: (80 + i) * MIB,
 		rchar: i * 10 * MIB,
 		readBytes: 0,
 		processes: 2,
@@ -91,6 +92,7 @@ describe('targets', () => {
 		inFlightAtKill: { name: 'p1.jpg', stored: true, atPhotos: 2 },
 		peaks: {
 			rss: 900 * MIB,
+			mainRss: 800 * MIB,
 			rssBefore50: 800 * MIB,
 			rssAfter50: 900 * MIB,
 			binary: 30 * MIB,
@@ -121,6 +123,7 @@ describe('targets', () => {
 		const grown = night(perPhoto([1, 1, 1, 1]), {
 			peaks: {
 				rss: 0,
+				mainRss: 0,
 				rssBefore50: 800 * MIB,
 				rssAfter50: 1100 * MIB,
 				binary: 0,

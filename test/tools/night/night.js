@@ -49,7 +49,7 @@ const { boothWorkflow, triggerKind } = require('./workflows');
  * @property {import('./compare').AlbumComparison} album
  * @property {import('./figures').RunFigures[]} runs at 25, 50 and 100 %
  * @property {{ name: string, stored: boolean, atPhotos: number } | undefined} inFlightAtKill
- * @property {{ rss: number, rssBefore50: number, rssAfter50: number, binary: number, binaryBefore50: number, binaryAfter50: number, database: number }} peaks
+ * @property {{ rss: number, mainRss: number, rssBefore50: number, rssAfter50: number, binary: number, binaryBefore50: number, binaryAfter50: number, database: number }} peaks
  * @property {{ photos: number, bytes: number, bytesAt50: number }} folder
  * @property {{ executions: number, uploading: number, notSuccessful: number, largestPhoto: number, downMs: number, restartMs: number }} night
  */
@@ -340,6 +340,7 @@ async function runNight(options) {
 			},
 			peaks: {
 				rss: peak(sampler.samples, 'rss'),
+				mainRss: peak(sampler.samples, 'mainRss'),
 				rssBefore50: peak(sampler.samples, 'rss', quarter.finishedAt, half.finishedAt),
 				rssAfter50: peak(sampler.samples, 'rss', half.finishedAt),
 				binary: peak(sampler.samples, 'binary'),

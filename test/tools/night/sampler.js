@@ -21,6 +21,7 @@ const { execFile } = require('node:child_process');
  * @property {number} at Date.now()
  * @property {number} generation which n8n start (1, 2, ...; 0 while none runs)
  * @property {number} rss bytes, n8n and its children
+ * @property {number} mainRss bytes, the `n8n start` process alone
  * @property {number} rchar bytes read so far in this generation
  * @property {number} readBytes bytes read from the disk so far in this generation
  * @property {number} processes how many processes n8n had
@@ -105,6 +106,7 @@ function startSampler({
 
 	const sample = () => {
 		let rss = 0;
+		let mainRss = 0;
 		let processes = 0;
 		if (root) {
 			for (const pid of processTree(root)) {
@@ -112,6 +114,7 @@ function startSampler({
 				if (!status) continue;
 				processes++;
 				rss += kbField(status, 'VmRSS') * 1024;
+				if (pid === root) mainRss = kbField(status, 'VmRSS') * 1024;
 				const io = readOrEmpty(`/proc/${pid}/io`);
 				if (io)
 					counters.set(pid, { rchar: ioField(io, 'rchar'), readBytes: ioField(io, 'read_bytes') });
@@ -123,7 +126,7 @@ function startSampler({
 			rchar += c.rchar;
 			readBytes += c.readBytes;
 		}
-		samples.push({ at: Date.now(), generation, rss, rchar, readBytes, processes, binary });
+		samples.push({ at: Date.now(), generation, rss, mainRss, rchar, readBytes, processes, binary });
 		if (rss > limits.rss)
 			limit(`n8n's memory passed ${Math.round(limits.rss / 2 ** 20)} MiB (the guard)`);
 	};
