@@ -86,8 +86,8 @@ describe('targets', () => {
 			perPhoto: photoResults,
 		},
 		runs: [
-			{ mark: 25, binary: 10 * MIB },
-			{ mark: 100, binary: 12 * MIB },
+			{ mark: 25, binary: 10 * MIB, rss: 600 * MIB, folderBytes: 100 * MIB },
+			{ mark: 100, binary: 12 * MIB, rss: 700 * MIB, folderBytes: 400 * MIB },
 		],
 		inFlightAtKill: { name: 'p1.jpg', stored: true, atPhotos: 2 },
 		peaks: {
@@ -134,8 +134,17 @@ describe('targets', () => {
 			},
 		});
 		expect(failing(nightTargets(grown, 'example'))).toEqual([
-			"n8n's memory does not grow with the folder",
+			"n8n's memory after half-way, the restart's catch-up included, does not grow with the folder",
 			"n8n's binary data folder does not grow with the folder",
+		]);
+		const heavier = night(perPhoto([1, 1, 1, 1]), {
+			runs: [
+				{ mark: 25, rss: 600 * MIB, folderBytes: 100 * MIB },
+				{ mark: 100, rss: 900 * MIB, folderBytes: 400 * MIB },
+			],
+		});
+		expect(failing(nightTargets(heavier, 'example'))).toEqual([
+			"a run's memory does not grow with the folder (run at 100 % against 25 %)",
 		]);
 	});
 

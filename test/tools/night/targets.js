@@ -14,9 +14,10 @@
  * The drive import: a run with nothing new downloads no file body and takes at most 1.5 times a
  * run over an empty folder (medians); every file arrives once and whole.
  *
- * "Does not grow with the folder": over the second half of the night (the restart's catch-up
- * included) n8n's peak memory stays within the peak of the second quarter plus the larger of
- * 192 MiB and a quarter of what the folder grew by meanwhile; n8n's binary data folder (its
+ * "Does not grow with the folder": n8n's memory in the run at 100 % stays within that of the run
+ * at 25 % plus the larger of 192 MiB and a quarter of what the folder grew by between them; over
+ * the second half of the night (the restart's catch-up included) n8n's peak memory stays within
+ * the peak of the second quarter plus the same allowance; n8n's binary data folder (its
  * `.n8n/storage`), within its own peak of the second quarter plus the larger of four photos and a
  * quarter of that growth. (A saved execution keeps its binary data until it is pruned, and one
  * that is not saved keeps it until the next hard-delete pruning, every 15 minutes by default:
@@ -74,10 +75,26 @@ function nightTargets(night, shape) {
 	);
 	if (shape === 'schedule') return targets;
 
+	const run25 = night.runs.find((r) => r.mark === 25);
+	const run100 = night.runs.find((r) => r.mark === 100);
+	if (run25 && run100) {
+		const allowedRun =
+			run25.rss + Math.max(RSS_SLACK, (run100.folderBytes - run25.folderBytes) / 4);
+		add(
+			"a run's memory does not grow with the folder (run at 100 % against 25 %)",
+			run100.rss <= allowedRun,
+			`${mib(run100.rss)} against ${mib(run25.rss)}, allowed ${mib(allowedRun)}`,
+		);
+	} else
+		add(
+			"a run's memory does not grow with the folder (run at 100 % against 25 %)",
+			null,
+			'no such runs',
+		);
 	const grew = night.folder.bytes - night.folder.bytesAt50;
 	const allowed = night.peaks.rssBefore50 + Math.max(RSS_SLACK, grew / 4);
 	add(
-		"n8n's memory does not grow with the folder",
+		"n8n's memory after half-way, the restart's catch-up included, does not grow with the folder",
 		night.peaks.rssBefore50 > 0 ? night.peaks.rssAfter50 <= allowed : null,
 		`peak after half-way ${mib(night.peaks.rssAfter50)}, second quarter ${mib(night.peaks.rssBefore50)}, allowed ${mib(allowed)} (folder +${mib(grew)})`,
 	);
