@@ -106,6 +106,15 @@ describe('targets', () => {
 	});
 	const failing = (targets: any[]) => targets.filter((t) => t.holds === false).map((t) => t.target);
 
+	test('a night a guard stopped fails that target, whatever the album', () => {
+		const stopped = night(perPhoto([1, 1, 1, 1]), {
+			guard: "n8n's binary data folder passed 40 GiB (the guard)",
+		});
+		expect(failing(nightTargets(stopped, 'schedule'))).toEqual([
+			'n8n stayed within the guards (memory, binary data folder, free disk)',
+		]);
+	});
+
 	test('the schedule shape allows the photo in flight at the kill twice, and no other', () => {
 		expect(failing(nightTargets(night(perPhoto([1, 2, 1, 1])), 'schedule'))).toEqual([]);
 		expect(failing(nightTargets(night(perPhoto([2, 1, 1, 1])), 'schedule'))).toEqual([

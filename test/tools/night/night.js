@@ -48,6 +48,7 @@ const { boothWorkflow, triggerKind } = require('./workflows');
  * @property {string} trigger schedule | files | files+schedule
  * @property {import('./compare').AlbumComparison} album
  * @property {import('./figures').RunFigures[]} runs at 25, 50 and 100 %
+ * @property {string | undefined} guard what stopped the night early (sampler.js's guards), if anything
  * @property {{ name: string, stored: boolean, atPhotos: number } | undefined} inFlightAtKill
  * @property {{ rss: number, mainRss: number, rssBefore50: number, rssAfter50: number, binary: number, binaryBefore50: number, binaryAfter50: number, database: number }} peaks
  * @property {{ photos: number, bytes: number, bytesAt50: number }} folder
@@ -198,9 +199,16 @@ async function runNight(options) {
 			`      the booth writes ${plan.length} photos (${mib(plan.reduce((s, p) => s + p.size, 0))}) over ${options.seconds} s`,
 		);
 
-		const kill = await step(
-			'half-way: n8n killed (SIGKILL) while an upload is in flight',
-			async () => {
+		/** @type {{ killedAt: number, name: string, atPhotos: number } | undefined} */
+		let kill;
+		/** @type {{ startedAt: number, readyMs: number } | undefined} */
+		let restart;
+		/** @type {import('./booth').WrittenPhoto[]} */
+		let photos = [];
+		/** @type {string | undefined} a guard that stopped the night (sampler.js): the album is compared as it is */
+		let guard;
+		try {
+			kill = await step('half-way: n8n killed (SIGKILL) while an upload is in flight', async () => {
 				await Promise.race([night.halfway, abortedPromise(aborted.signal)]);
 				const armed = performance.now();
 				// the next PUT is held 2 s before the storage reads it: n8n is killed while it waits
@@ -228,61 +236,69 @@ async function runNight(options) {
 				const name = decodeURIComponent(put.url.split('?')[0].split('/').at(-1) ?? '');
 				log(`      killed at ${night.written.length} photos, while "${name}" was being uploaded`);
 				return { killedAt, name, atPhotos: night.written.length };
-			},
-		);
+			});
 
-		const restart = await step(
-			`n8n started again ${options.downSeconds} s after the kill`,
-			async () => {
-				await timers.setTimeout(
-					Math.max(0, kill.killedAt + options.downSeconds * 1000 - Date.now()),
-					undefined,
+			const { killedAt } = kill;
+			restart = await step(
+				`n8n started again ${options.downSeconds} s after the kill`,
+				async () => {
+					await timers.setTimeout(
+						Math.max(0, killedAt + options.downSeconds * 1000 - Date.now()),
+						undefined,
+						{
+							signal: aborted.signal,
+						},
+					);
+					const started = Date.now();
+					server = await startN8n({ env, logFile });
+					sampler.watch(server.pid);
+					cookie = await session(server.url);
+					return { startedAt: started, readyMs: Date.now() - started };
+				},
+			);
+
+			photos = await step('the booth finished', async () => {
+				return await Promise.race([night.done, abortedPromise(aborted.signal)]);
+			});
+
+			await step('the album settled', async () => {
+				const quietMs = trigger.includes('schedule')
+					? Math.max(30_000, 3 * options.scheduleSeconds * 1000)
+					: 15_000;
+				/** @param {any} u */
+				const inAlbum = (u) =>
+					u.linkId === EMULATOR_TARGET.linkId && u.albumId === EMULATOR_TARGET.albumId;
+				await waitFor(
+					async () => {
+						const activity = emulator.requests.filter(isUploadActivity);
+						if (activity.some((r) => r.endedAt === undefined)) return undefined;
+						const last = Math.max(0, ...activity.map((r) => r.endedAt ?? 0));
+						const quiet = performance.now() - last;
+						const stored = new Set(emulator.uploads.filter(inAlbum).map((u) => u.sha256));
+						const complete = photos.every((p) => stored.has(p.sha256));
+						// every photo whole in the album and nothing more coming, or nothing at all for long
+						if (quiet < (complete ? quietMs : 4 * quietMs)) return undefined;
+						return (await runningExecutions(server.url, cookie)) === 0 ? true : undefined;
+					},
 					{
+						what: 'uploads kept going',
+						timeoutMs: 20 * 60_000,
+						everyMs: 500,
 						signal: aborted.signal,
 					},
 				);
-				const started = Date.now();
-				server = await startN8n({ env, logFile });
-				sampler.watch(server.pid);
-				cookie = await session(server.url);
-				return { startedAt: started, readyMs: Date.now() - started };
-			},
-		);
-
-		const photos = await step('the booth finished', async () => {
-			return await Promise.race([night.done, abortedPromise(aborted.signal)]);
-		});
-
-		await step('the album settled', async () => {
-			const quietMs = trigger.includes('schedule')
-				? Math.max(30_000, 3 * options.scheduleSeconds * 1000)
-				: 15_000;
-			/** @param {any} u */
-			const inAlbum = (u) =>
-				u.linkId === EMULATOR_TARGET.linkId && u.albumId === EMULATOR_TARGET.albumId;
-			await waitFor(
-				async () => {
-					const activity = emulator.requests.filter(isUploadActivity);
-					if (activity.some((r) => r.endedAt === undefined)) return undefined;
-					const last = Math.max(0, ...activity.map((r) => r.endedAt ?? 0));
-					const quiet = performance.now() - last;
-					const stored = new Set(emulator.uploads.filter(inAlbum).map((u) => u.sha256));
-					const complete = photos.every((p) => stored.has(p.sha256));
-					// every photo whole in the album and nothing more coming, or nothing at all for long
-					if (quiet < (complete ? quietMs : 4 * quietMs)) return undefined;
-					return (await runningExecutions(server.url, cookie)) === 0 ? true : undefined;
-				},
-				{
-					what: 'uploads kept going',
-					timeoutMs: 20 * 60_000,
-					everyMs: 500,
-					signal: aborted.signal,
-				},
-			);
-		});
+			});
+		} catch (error) {
+			if (!aborted.signal.aborted) throw error;
+			guard = String(aborted.signal.reason?.message ?? aborted.signal.reason);
+			log(`      stopped by a guard: ${guard}; the album is compared with what the booth wrote`);
+			night.stop();
+			photos = [...night.written];
+		}
 
 		await step('n8n stopped', async () => {
-			await server.stop();
+			if (guard) await server.kill();
+			else await server.stop();
 			sampler.watch(0);
 			await sampler.stop();
 		});
@@ -324,6 +340,8 @@ async function runNight(options) {
 			const dir = path.join(executionsDir, run.id);
 			run.binary = fs.existsSync(dir) ? await folderBytes(dir) : null;
 		}
+		if (photos.length < 4)
+			throw new StepError('the booth wrote its first photos', guard ?? 'fewer than 4 photos');
 		const half = photos[Math.ceil(photos.length / 2) - 1];
 		const quarter = photos[Math.ceil(photos.length / 4) - 1];
 		const databaseFile = path.join(userFolder, '.n8n', 'database.sqlite');
@@ -333,10 +351,11 @@ async function runNight(options) {
 			trigger,
 			album,
 			runs,
-			inFlightAtKill: {
+			guard,
+			inFlightAtKill: kill && {
 				name: kill.name,
 				atPhotos: kill.atPhotos,
-				stored: album.perPhoto.some((p) => p.name === kill.name && p.whole > 0),
+				stored: album.perPhoto.some((p) => p.name === kill?.name && p.whole > 0),
 			},
 			peaks: {
 				rss: peak(sampler.samples, 'rss'),
@@ -358,8 +377,8 @@ async function runNight(options) {
 				uploading: executions.filter((e) => e.nodes.some((name) => uploads.includes(name))).length,
 				notSuccessful: executions.filter((e) => e.status !== 'success').length,
 				largestPhoto: Math.max(...photos.map((p) => p.size)),
-				downMs: restart.startedAt + restart.readyMs - kill.killedAt,
-				restartMs: restart.readyMs,
+				downMs: restart && kill ? restart.startedAt + restart.readyMs - kill.killedAt : 0,
+				restartMs: restart?.readyMs ?? 0,
 			},
 		};
 	} catch (error) {

@@ -69,6 +69,11 @@ function nightTargets(night, shape) {
 	}
 	add('no photo lost', album.lost === 0, `${album.lost} lost`);
 	add(
+		'n8n stayed within the guards (memory, binary data folder, free disk)',
+		night.guard === undefined,
+		night.guard ?? 'yes',
+	);
+	add(
 		'nothing else stored in the album',
 		album.strays.length === 0,
 		album.strays.length ? `stored: ${album.strays.slice(0, 3).join(', ')}` : 'none',
