@@ -111,7 +111,7 @@ describe('targets', () => {
 			guard: "n8n's binary data folder passed 40 GiB (the guard)",
 		});
 		expect(failing(nightTargets(stopped, 'schedule'))).toEqual([
-			'n8n stayed within the guards (memory, binary data folder, free disk)',
+			'n8n ran the whole night, within the guards (memory, binary data folder, free disk)',
 		]);
 	});
 

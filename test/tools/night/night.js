@@ -48,7 +48,7 @@ const { boothWorkflow, triggerKind } = require('./workflows');
  * @property {string} trigger schedule | files | files+schedule
  * @property {import('./compare').AlbumComparison} album
  * @property {import('./figures').RunFigures[]} runs at 25, 50 and 100 %
- * @property {string | undefined} guard what stopped the night early (sampler.js's guards), if anything
+ * @property {string | undefined} guard what stopped the night early (a guard of sampler.js, or n8n ending on its own)
  * @property {{ name: string, stored: boolean, atPhotos: number } | undefined} inFlightAtKill
  * @property {{ rss: number, mainRss: number, rssBefore50: number, rssAfter50: number, binary: number, binaryBefore50: number, binaryAfter50: number, database: number }} peaks
  * @property {{ photos: number, bytes: number, bytesAt50: number }} folder
@@ -278,7 +278,10 @@ async function runNight(options) {
 						const complete = photos.every((p) => stored.has(p.sha256));
 						// every photo whole in the album and nothing more coming, or nothing at all for long
 						if (quiet < (complete ? quietMs : 4 * quietMs)) return undefined;
-						return (await runningExecutions(server.url, cookie)) === 0 ? true : undefined;
+						if (!server.running()) throw new Error('n8n is not running');
+						// a busy n8n may not answer this time: ask again at the next look
+						const running = await runningExecutions(server.url, cookie).catch(() => -1);
+						return running === 0 ? true : undefined;
 					},
 					{
 						what: 'uploads kept going',
@@ -289,9 +292,12 @@ async function runNight(options) {
 				);
 			});
 		} catch (error) {
-			if (!aborted.signal.aborted) throw error;
-			guard = String(aborted.signal.reason?.message ?? aborted.signal.reason);
-			log(`      stopped by a guard: ${guard}; the album is compared with what the booth wrote`);
+			if (aborted.signal.aborted)
+				guard = String(aborted.signal.reason?.message ?? aborted.signal.reason);
+			else if (!server.running())
+				guard = `n8n ended on its own (${error instanceof Error ? error.message : error})`;
+			else throw error;
+			log(`      stopped early: ${guard}; the album is compared with what the booth wrote`);
 			night.stop();
 			photos = [...night.written];
 		}

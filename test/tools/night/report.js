@@ -92,7 +92,7 @@ function runsTable(night) {
 function nightSummary(night) {
 	const kill = night.inFlightAtKill;
 	return [
-		...(night.guard ? [`STOPPED EARLY by a guard: ${night.guard}`] : []),
+		...(night.guard ? [`STOPPED EARLY: ${night.guard}`] : []),
 		`executions: ${night.night.executions} (${night.night.uploading} reached the Upload, ${night.night.notSuccessful} not successful); n8n down for ${seconds(night.night.downMs)} (its start took ${seconds(night.night.restartMs)})`,
 		`killed at ${kill?.atPhotos ?? '?'} photos while "${kill?.name ?? '?'}" was being uploaded (${kill?.stored ? 'it is in the album' : 'not in the album from that upload'})`,
 		`peaks over the night: n8n ${mib(night.peaks.rss)} RSS (${mib(night.peaks.mainRss)} its main process; ${mib(night.peaks.rssBefore50)} in the second quarter, ${mib(night.peaks.rssAfter50)} after half-way), binary data folder ${mib(night.peaks.binary)}, database ${mib(night.peaks.database)} at the end; the folder: ${night.folder.photos} photos, ${mib(night.folder.bytes)}`,

@@ -69,7 +69,7 @@ function nightTargets(night, shape) {
 	}
 	add('no photo lost', album.lost === 0, `${album.lost} lost`);
 	add(
-		'n8n stayed within the guards (memory, binary data folder, free disk)',
+		'n8n ran the whole night, within the guards (memory, binary data folder, free disk)',
 		night.guard === undefined,
 		night.guard ?? 'yes',
 	);
