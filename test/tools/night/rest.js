@@ -41,6 +41,8 @@ async function runningExecutions(url, cookie) {
 	const filter = encodeURIComponent(JSON.stringify({ status: ['new', 'running'] }));
 	const response = await fetch(`${url}/rest/executions?filter=${filter}&limit=100`, {
 		headers: { Cookie: `n8n-auth=${cookie}` },
+		// a guard: an n8n whose event loop is stuck answers nothing
+		signal: AbortSignal.timeout(60_000),
 	});
 	if (!response.ok)
 		throw new Error(`GET /rest/executions: ${response.status} ${await response.text()}`);
