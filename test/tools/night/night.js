@@ -165,7 +165,9 @@ async function runNight(options) {
 		fs.cpSync(options.nodesTemplate, path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
 		const sampler = startSampler({
 			binaryDir: path.join(userFolder, '.n8n', 'storage'),
-			limits: { rss: 12 * 2 ** 30, binary: 40 * 2 ** 30, freeDisk: 12 * 2 ** 30 },
+			// the binary folder may grow as far as the disk allows (a schedule that reads the whole
+			// folder keeps a copy of it per saved run: some 50 GB over the full night)
+			limits: { rss: 12 * 2 ** 30, binary: Infinity, freeDisk: 12 * 2 ** 30 },
 			onLimit: (message) => aborted.abort(new Error(message)),
 		});
 		cleanups.push(() => sampler.stop());

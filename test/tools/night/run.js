@@ -154,6 +154,12 @@ async function main() {
 	);
 	await ensureN8n();
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'eventpics-night-'));
+	const disk = fs.statfsSync(work);
+	const freeGb = (disk.bavail * disk.bsize) / 1e9;
+	if (options.shapes.includes('schedule') && options.photos >= 100 && freeGb < 60)
+		say(
+			`(${freeGb.toFixed(0)} GB free on ${os.tmpdir()}: the schedule shape's n8n keeps a copy of the folder per run, some 50 GB over the full night; the night stops when 12 GiB are left)`,
+		);
 	const stop = (/** @type {NodeJS.Signals} */ signal) => {
 		killAll();
 		if (!options.keep) fs.rmSync(work, { recursive: true, force: true });
