@@ -14,6 +14,7 @@ const path = require('node:path');
 const timers = require('node:timers/promises');
 const { startEmulator } = require('../emulator');
 const n8n = require('../n8n-app/n8n');
+const paths = require('../n8n-app/paths');
 const { EMULATOR_TARGET } = require('../examples/examples');
 const { planNight, startBooth } = require('./booth');
 const { startN8n } = require('./n8n-process');
@@ -85,20 +86,30 @@ async function waitFor(check, { what, timeoutMs, everyMs = 50, signal }) {
 }
 
 /**
- * The settings docs/running-at-scale.md gives a photo booth (A photo booth all night), with the
- * night's binary data mode; `--env` adds to them or overrides them.
+ * The settings docs/running-at-scale.md gives a photo booth (the table of "A photo booth all
+ * night", each row a `NAME=value`), read from the docs so that the night runs what operators are
+ * told to set; the booth folder is the night's, the binary data mode the night's, `--env` adds to
+ * them or overrides them.
  * @param {string} booth the booth's folder
  * @param {'filesystem' | 'default'} binaryMode
  * @returns {Record<string, string>}
  */
 function boothSettings(booth, binaryMode) {
+	const doc = fs.readFileSync(path.join(paths.REPO_ROOT, 'docs', 'running-at-scale.md'), 'utf8');
+	const section = doc.split(/^## /m).find((part) => part.startsWith('A photo booth all night'));
+	/** @type {Record<string, string>} */
+	const settings = {};
+	for (const [, name, written] of (section ?? '').matchAll(/^\| `([A-Z0-9_]+)=([^`]*)` \|/gm))
+		// as a shell passes it: a value the table writes in single quotes without them
+		settings[name] = /^'[^']*'$/.test(written) ? written.slice(1, -1) : written;
+	if (!settings.NODES_EXCLUDE || !settings.N8N_RESTRICT_FILE_ACCESS_TO)
+		throw new Error(
+			'docs/running-at-scale.md, "A photo booth all night": no table of NODES_EXCLUDE and N8N_RESTRICT_FILE_ACCESS_TO found',
+		);
 	return {
-		// n8n 2.x leaves out the Local File Trigger (and Execute Command) unless told otherwise
-		NODES_EXCLUDE: '["n8n-nodes-base.executeCommand"]',
+		...settings,
 		N8N_RESTRICT_FILE_ACCESS_TO: booth,
 		N8N_DEFAULT_BINARY_DATA_MODE: binaryMode,
-		// after a restart the trigger reports every photo of the folder at once
-		N8N_CONCURRENCY_PRODUCTION_LIMIT: '4',
 	};
 }
 

@@ -70,8 +70,9 @@ async function createCredential(url, cookie, credential) {
 }
 
 /**
- * Saves and publishes a workflow whose nodes use the credential type `type`, pointed at the
- * credential `credential`; returns the id n8n gave the workflow.
+ * Saves and publishes a workflow with `credential` (of type `type`) on every node of this package,
+ * as a user picks it after importing an example (the examples name none); returns the id n8n gave
+ * the workflow.
  * @param {string} url
  * @param {string} cookie
  * @param {any} workflow
@@ -80,13 +81,10 @@ async function createCredential(url, cookie, credential) {
  */
 async function publish(url, cookie, workflow, credential) {
 	const nodes = workflow.nodes.map((/** @type {any} */ node) =>
-		node.credentials?.[credential.type]
+		node.type.startsWith('n8n-nodes-eventpics.')
 			? {
 					...node,
-					credentials: {
-						...node.credentials,
-						[credential.type]: { id: credential.id, name: credential.name },
-					},
+					credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 				}
 			: node,
 	);

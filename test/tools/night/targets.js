@@ -17,7 +17,8 @@
  * "Does not grow with the folder": n8n's memory in the run at 100 % stays within that of the run
  * at 25 % plus the larger of 192 MiB and a quarter of what the folder grew by between them; over
  * the second half of the night (the restart's catch-up included) n8n's peak memory stays within
- * the peak of the second quarter plus the same allowance; n8n's binary data folder (its
+ * the peak of the second quarter plus the larger of 384 MiB (what a fresh start's first runs
+ * cost) and a quarter of the folder's growth; n8n's binary data folder (its
  * `.n8n/storage`), within its own peak of the second quarter plus the larger of four photos and a
  * quarter of that growth. (A saved execution keeps its binary data until it is pruned, and one
  * that is not saved keeps it until the next hard-delete pruning, every 15 minutes by default:
@@ -26,6 +27,12 @@
 
 const MIB = 2 ** 20;
 const RSS_SLACK = 192 * MIB;
+/**
+ * What a fresh n8n's first burst of runs costs whatever their number: measured on the event-driven
+ * example, the catch-up after the restart raised the peak by 320 MiB with 15 photos to look at and
+ * by 400 MiB with 150 (n8n 2.41.1, 4 runs at a time).
+ */
+const RESTART_SLACK = 384 * MIB;
 
 /**
  * @typedef {{ target: string, holds: boolean | null, detail: string }} Target
@@ -97,7 +104,7 @@ function nightTargets(night, shape) {
 			'no such runs',
 		);
 	const grew = night.folder.bytes - night.folder.bytesAt50;
-	const allowed = night.peaks.rssBefore50 + Math.max(RSS_SLACK, grew / 4);
+	const allowed = night.peaks.rssBefore50 + Math.max(RESTART_SLACK, grew / 4);
 	add(
 		"n8n's memory after half-way, the restart's catch-up included, does not grow with the folder",
 		night.peaks.rssBefore50 > 0 ? night.peaks.rssAfter50 <= allowed : null,
