@@ -152,7 +152,7 @@ describe('Photo > Upload and Keep New on live sources', () => {
 			const next = await runEventPics({ emu, parameters: keepNew(), inputItems: items });
 			expect(next.items.map((item) => item.json.id)).toEqual(['a']);
 			expect(next.nodeHints.map((hint) => hint.message)).toEqual([
-				'EventPics: 1 of 3 files are new; 2 left out (uploaded before, or being uploaded).',
+				'EventPics: 1 of 3 files are new; 2 left out (uploaded before).',
 			]);
 			// another album is another history
 			const elsewhere = await runEventPics({
@@ -175,6 +175,26 @@ describe('Photo > Upload and Keep New on live sources', () => {
 			const during = await runEventPics({ emu, parameters: keepNew(), inputItems: items });
 			expect(during.items.map((item) => item.json.id)).toEqual(['b', 'c']);
 			expect(outcomes(await upload)).toEqual(['uploaded']);
+		});
+
+		it('passes a file whose upload in another execution does not arrive (it waits for that upload)', async () => {
+			// the first answer asks to try again, the second refuses: the upload fails after a while
+			emu.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 503, times: 1 });
+			emu.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 400, times: 1 });
+			const upload = runEventPics({
+				emu,
+				parameters: uploadParameters({ options: byFileId }),
+				inputItems: [items[0]],
+				continueOnFail: true,
+			});
+			while (emu.requests.filter((request) => request.url.startsWith('/getuploadurl')).length < 1)
+				await new Promise((resolve) => setTimeout(resolve, 10));
+			const during = await runEventPics({ emu, parameters: keepNew(), inputItems: items });
+			expect(outcomes(await upload)).toEqual(['failed']);
+			expect(during.items.map((item) => item.json.id)).toEqual(['a', 'b', 'c']);
+			expect(
+				emu.requests.filter((request) => request.url.startsWith('/getuploadurl')),
+			).toHaveLength(2);
 		});
 
 		it('an empty File ID or an event of another key is an error naming the item; Continue On Fail keeps the others', async () => {

@@ -31,6 +31,18 @@ function table(headers, rows) {
 	].join('\n');
 }
 
+/**
+ * The photos of an album result that `which` picks, by name (at most five, then how many more).
+ * @param {import('./compare').AlbumComparison} album
+ * @param {(result: import('./compare').PhotoResult) => boolean} which
+ */
+function namesOf(album, which) {
+	const names = album.perPhoto.filter(which).map((r) => r.name);
+	return names.length > 5
+		? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`
+		: names.join(', ');
+}
+
 /** @param {import('./night').NightResult[]} nights */
 function albumsTable(nights) {
 	return table(
@@ -55,7 +67,7 @@ function albumsTable(nights) {
 				n.album.once,
 				n.album.twice ? `${n.album.twice} (${n.album.extraCopies} extra copies)` : '0',
 				n.album.partial,
-				n.album.lost,
+				n.album.lost ? `${n.album.lost}: ${namesOf(n.album, (r) => r.whole === 0)}` : '0',
 				last ? `${seconds(last.ms)}, n8n ${mib(last.rss)}` : 'no saved run',
 			];
 		}),

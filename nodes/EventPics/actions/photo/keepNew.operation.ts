@@ -60,10 +60,21 @@ const FIRST_RUN = {
 };
 
 /**
+ * Whether the upload of `key` that an execution of this process has in flight arrives: waited for, so
+ * that a file whose upload fails there or turns out cut short (a photo read while it was still being
+ * written) is passed on, not left out for good. No upload in flight: false.
+ */
+async function arrives(history: RunHistory, key: string): Promise<boolean> {
+	const claim = history.claimOf(key);
+	return claim !== undefined && (await claim.arrived);
+}
+
+/**
  * Photo > Keep New: passes on the items whose File ID the workflow's history does not hold as
- * uploaded to the event and album (an Upload of the same workflow skipping by File ID records it),
- * and that no execution of this n8n process is uploading right now. One question to n8n's store
- * for all items, before anything is downloaded or read.
+ * uploaded to the event and album (an Upload of the same workflow skipping by File ID records it);
+ * a file that an execution of this n8n process is uploading right now is left out once that upload
+ * arrives, and passed on when it does not. One question to n8n's store for all items, before
+ * anything is downloaded or read.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
@@ -100,18 +111,22 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const asked = keys.filter((key): key is string => key !== undefined);
 	try {
 		const known = await history.check(asked);
-		keys.forEach((key, itemIndex) => {
-			if (key !== undefined && !known.has(key) && !history.claimOf(key))
-				output.push({ ...items[itemIndex], pairedItem: { item: itemIndex } });
+		const kept = await Promise.all(
+			keys.map(
+				async (key) => key !== undefined && !known.has(key) && !(await arrives(history, key)),
+			),
+		);
+		kept.forEach((isNew, itemIndex) => {
+			if (isNew) output.push({ ...items[itemIndex], pairedItem: { item: itemIndex } });
 		});
 		if (await history.began()) this.addExecutionHints(FIRST_RUN);
 	} finally {
 		history.leave();
 	}
-	const kept = output.filter((entry) => !entry.error).length;
-	const left = asked.length - kept;
+	const passed = output.filter((entry) => !entry.error).length;
+	const left = asked.length - passed;
 	this.addExecutionHints({
-		message: `EventPics: ${kept} of ${asked.length} ${asked.length === 1 ? 'file is' : 'files are'} new${left > 0 ? `; ${left} left out (uploaded before, or being uploaded)` : ''}.`,
+		message: `EventPics: ${passed} of ${asked.length} ${asked.length === 1 ? 'file is' : 'files are'} new${left > 0 ? `; ${left} left out (uploaded before)` : ''}.`,
 		type: 'info',
 		location: 'outputPane',
 	});
