@@ -26,12 +26,36 @@ export async function readAccount(
 	};
 }
 
-/** A resource locator's value (trimmed) and the title the editor kept when it was picked from a list. */
-export function readLocator(ctx: IExecuteFunctions, name: string, itemIndex: number) {
+/** Whether a parameter as the node holds it has an expression anywhere (then it may differ per item). */
+function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	return typeof value === 'object' && value !== null && Object.values(value).some(holdsExpression);
+}
+
+type Locator = { value: string; title?: string };
+
+/** Per execution: each locator read once when it has no expression (the same for every item). */
+const locatorsOf = new WeakMap<IExecuteFunctions, Map<string, Locator | 'per item'>>();
+
+function locatorOfItem(ctx: IExecuteFunctions, name: string, itemIndex: number): Locator {
 	const value = String(
 		ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) ?? '',
 	).trim();
 	return { value, title: cachedTitle(ctx.getNodeParameter(name, itemIndex, '')) };
+}
+
+/** A resource locator's value (trimmed) and the title the editor kept when it was picked from a list. */
+export function readLocator(ctx: IExecuteFunctions, name: string, itemIndex: number): Locator {
+	let locators = locatorsOf.get(ctx);
+	if (!locators) locatorsOf.set(ctx, (locators = new Map()));
+	let read = locators.get(name);
+	if (read === undefined) {
+		read = holdsExpression(ctx.getNode().parameters[name])
+			? 'per item'
+			: locatorOfItem(ctx, name, itemIndex);
+		locators.set(name, read);
+	}
+	return read === 'per item' ? locatorOfItem(ctx, name, itemIndex) : read;
 }
 
 /**

@@ -197,6 +197,63 @@ describe('Photo > Upload and Keep New on live sources', () => {
 			).toHaveLength(2);
 		});
 
+		it('a File ID of {{ $json.<path> }}, read from the item itself, names a file as n8n evaluates it', async () => {
+			const withId = (id: unknown, name: string) => ({
+				json: { file: { id } },
+				binary: photo(mediaBytes(3000), name).binary,
+			});
+			const uploaded = [
+				withId(7, 'n.jpg'),
+				withId(' seven ', 's.jpg'),
+				withId({ b: 1, a: 2 }, 'o.jpg'),
+			];
+			const byNested = {
+				skipUploaded: { settings: { identifyBy: 'fileId', fileId: '={{ $json["file"]["id"] }}' } },
+			};
+			const upload = await runEventPics({
+				emu,
+				parameters: uploadParameters({ options: byNested }),
+				inputItems: uploaded,
+			});
+			expect(outcomes(upload)).toEqual(['uploaded', 'uploaded', 'uploaded']);
+			const next = await runEventPics({
+				emu,
+				parameters: keepNew({ fileId: '={{ $json.file.id }}' }),
+				inputItems: [
+					...uploaded,
+					withId('7', 'text.jpg'),
+					withId(8, 'new.jpg'),
+					withId(undefined, 'none.jpg'),
+				],
+				continueOnFail: true,
+			});
+			// 7 and "7" are one File ID; the missing one is n8n's to evaluate, and empty
+			expect(next.items.map((item) => item.json.file ?? item.json.error)).toEqual([
+				{ id: 8 },
+				'The File ID is empty',
+			]);
+		});
+
+		it('asks EventPics nothing when every file is known (their event and album were checked when they went up)', async () => {
+			const upload = await runEventPics({
+				emu,
+				parameters: uploadParameters({ options: byFileId }),
+				inputItems: items,
+			});
+			expect(outcomes(upload)).toEqual(['uploaded', 'uploaded', 'uploaded']);
+			emu.reset();
+			const known = await runEventPics({ emu, parameters: keepNew(), inputItems: items });
+			expect(known.items).toEqual([]);
+			expect(emu.requests).toEqual([]);
+			// one new file: its event and album are checked, with one question for the run
+			const more = [...items, photo(mediaBytes(3000), 'd.jpg', 'd')];
+			const next = await runEventPics({ emu, parameters: keepNew(), inputItems: more });
+			expect(next.items.map((item) => item.json.id)).toEqual(['d']);
+			expect(emu.requests.map((request) => request.url.split('?')[0])).toEqual([
+				'/geteventsandalbums',
+			]);
+		});
+
 		it('an empty File ID or an event of another key is an error naming the item; Continue On Fail keeps the others', async () => {
 			const empty = await runEventPics({
 				emu,

@@ -221,7 +221,9 @@ export class RunHistory {
 
 	/** After `check`: the history held nothing but what the check wrote (this run began it). */
 	async began(): Promise<boolean> {
-		return this.keys.length > 0 && (await this.count().catch(() => -1)) === this.addedByCheck;
+		// a key the check found was there before it: the history did not begin now (no need to count)
+		if (this.keys.length === 0 || this.addedByCheck < this.keys.length) return false;
+		return (await this.count().catch(() => -1)) === this.addedByCheck;
 	}
 
 	/** The run no longer needs the claims of others (finish does it; Keep New, which only asks, itself). */

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from '../../helpers/errors';
-import { chosenEventAndAlbum, readAccount } from '../account';
+import { chosenEventAndAlbum, readAccount, readLocator } from '../account';
 import {
 	AS_TOOL,
 	albumFields,
@@ -11,7 +11,7 @@ import {
 	NOT_AS_TOOL,
 	operationFields,
 } from '../node.description';
-import { fileIdText } from '../options';
+import { fileIdReader, fileIdText } from '../options';
 import { historyKey, RunHistory } from './history';
 
 export const option = {
@@ -69,64 +69,80 @@ async function arrives(history: RunHistory, key: string): Promise<boolean> {
 	return claim !== undefined && (await claim.arrived);
 }
 
+/** An item's key in the history, from its fields as they are (the event and album are checked later). */
+function itemKey(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
+	const fileId = fileIdText(ctx, value, itemIndex, 'File ID');
+	if (fileId === '')
+		throw new NodeOperationError(ctx.getNode(), 'The File ID is empty', {
+			description:
+				'Set "File ID" to a value that tells files apart, the same the Upload\'s "Skip Files Uploaded Before" uses, for example {{ $json.id }}.',
+			itemIndex,
+		});
+	const album = readLocator(ctx, 'album', itemIndex).value;
+	return historyKey(
+		readLocator(ctx, 'event', itemIndex).value,
+		album === '' ? undefined : album,
+		`key:${fileId}`,
+	);
+}
+
 /**
  * Photo > Keep New: passes on the items whose File ID the workflow's history does not hold as
  * uploaded to the event and album (an Upload of the same workflow skipping by File ID records it);
  * a file that an execution of this n8n process is uploading right now is left out once that upload
  * arrives, and passed on when it does not. One question to n8n's store for all items, before
- * anything is downloaded or read.
+ * anything is downloaded or read; the event and album of the items passed on are checked against
+ * the key's events (one question to EventPics), those of a known file were when it was uploaded.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
 	const account = await readAccount(this);
+	const fileIdOf = fileIdReader(this, 'fileId', items);
 	const keys: Array<string | undefined> = [];
 	const output: INodeExecutionData[] = [];
+	const fail = (error: unknown, itemIndex: number) => {
+		const nodeError = toNodeError(this.getNode(), error, { itemIndex, secret: account.apiKey });
+		if (!this.continueOnFail()) throw nodeError;
+		output.push({
+			json: { error: nodeError.message },
+			error: nodeError,
+			pairedItem: { item: itemIndex },
+		});
+	};
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const { event, album } = await chosenEventAndAlbum(this, account, itemIndex);
-			const fileId = fileIdText(
-				this,
-				this.getNodeParameter('fileId', itemIndex, ''),
-				itemIndex,
-				'File ID',
-			);
-			if (fileId === '')
-				throw new NodeOperationError(this.getNode(), 'The File ID is empty', {
-					description:
-						'Set "File ID" to a value that tells files apart, the same the Upload\'s "Skip Files Uploaded Before" uses, for example {{ $json.id }}.',
-					itemIndex,
-				});
-			keys[itemIndex] = historyKey(event.linkId, album?.id, `key:${fileId}`);
+			keys[itemIndex] = itemKey(this, itemIndex, fileIdOf(itemIndex));
 		} catch (error) {
-			const nodeError = toNodeError(this.getNode(), error, { itemIndex, secret: account.apiKey });
-			if (!this.continueOnFail()) throw nodeError;
-			output.push({
-				json: { error: nodeError.message },
-				error: nodeError,
-				pairedItem: { item: itemIndex },
-			});
+			fail(error, itemIndex);
 		}
 	}
 	const history = new RunHistory(this, account);
 	const asked = keys.filter((key): key is string => key !== undefined);
+	let passed = 0;
+	let uploaded = 0;
 	try {
 		const known = await history.check(asked);
-		const kept = await Promise.all(
-			keys.map(
-				async (key) => key !== undefined && !known.has(key) && !(await arrives(history, key)),
-			),
-		);
-		kept.forEach((isNew, itemIndex) => {
-			if (isNew) output.push({ ...items[itemIndex], pairedItem: { item: itemIndex } });
-		});
+		for (const [itemIndex, key] of keys.entries()) {
+			if (key === undefined) continue;
+			if (known.has(key) || (await arrives(history, key))) {
+				uploaded++;
+				continue;
+			}
+			try {
+				await chosenEventAndAlbum(this, account, itemIndex);
+			} catch (error) {
+				fail(error, itemIndex);
+				continue;
+			}
+			output.push({ ...items[itemIndex], pairedItem: { item: itemIndex } });
+			passed++;
+		}
 		if (await history.began()) this.addExecutionHints(FIRST_RUN);
 	} finally {
 		history.leave();
 	}
-	const passed = output.filter((entry) => !entry.error).length;
-	const left = asked.length - passed;
 	this.addExecutionHints({
-		message: `EventPics: ${passed} of ${asked.length} ${asked.length === 1 ? 'file is' : 'files are'} new${left > 0 ? `; ${left} left out (uploaded before)` : ''}.`,
+		message: `EventPics: ${passed} of ${asked.length} ${asked.length === 1 ? 'file is' : 'files are'} new${uploaded > 0 ? `; ${uploaded} left out (uploaded before)` : ''}.`,
 		type: 'info',
 		location: 'outputPane',
 	});
