@@ -234,6 +234,37 @@ describe('Photo > Upload and Keep New on live sources', () => {
 			]);
 		});
 
+		it('a file a kill left checked but not uploaded is not lost to calls of other executions at the same time', async () => {
+			// a Keep New that passed a file leaves its "checked" entry, as a kill during its upload does;
+			// then Keep New asks about it (writing an "uploaded" entry for a moment, then taking it back)
+			// while uploads of other files write the history: none may write that entry back for good
+			for (let round = 0; round < 5; round++) {
+				const cut = photo(mediaBytes(3000), `cut-${round}.jpg`, `cut-${round}`);
+				await runEventPics({ emu, parameters: keepNew(), inputItems: [cut] });
+				const others = Array.from({ length: 3 }, (_, i) =>
+					photo(mediaBytes(3000), `o-${round}-${i}.jpg`, `o-${round}-${i}`),
+				);
+				const [asked] = await Promise.all([
+					runEventPics({ emu, parameters: keepNew(), inputItems: [cut], mode: 'trigger' }),
+					...others.map((other) =>
+						runEventPics({
+							emu,
+							parameters: uploadParameters({ options: byFileId }),
+							inputItems: [other],
+							mode: 'trigger',
+						}),
+					),
+				]);
+				expect(asked.items.map((item) => item.json.id)).toEqual([`cut-${round}`]);
+				const upload = await runEventPics({
+					emu,
+					parameters: uploadParameters({ options: byFileId }),
+					inputItems: [cut],
+				});
+				expect([round, outcomes(upload)]).toEqual([round, ['uploaded']]);
+			}
+		});
+
 		it('asks EventPics nothing when every file is known (their event and album were checked when they went up)', async () => {
 			const upload = await runEventPics({
 				emu,

@@ -64,6 +64,22 @@ const claims = new Map<string, Claim>();
 /** The running executions that checked the history, each with when it did. */
 const runs = new Map<symbol, number>();
 
+/**
+ * The store's calls of this process, one at a time. n8n reads the whole list, then writes it back,
+ * with no lock: a call that read the list before another call's write writes it back without that
+ * change. The check also writes an "uploaded" entry for a moment (it has no read-only question) and
+ * takes it back; a call of another execution that read the list meanwhile and wrote it back after
+ * would leave that entry in for good, and the file (one whose upload a kill cut short) would be
+ * skipped as uploaded, never to go up. Across the processes of queue mode this remains possible.
+ */
+let storeTurn: Promise<unknown> = Promise.resolve();
+
+async function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+	const turn = storeTurn.then(work, work);
+	storeTurn = turn.catch(() => undefined);
+	return await turn;
+}
+
 function prune(): void {
 	const oldestCheck = Math.min(...runs.values());
 	for (const [key, claim] of claims)
@@ -138,7 +154,8 @@ export class RunHistory {
 		runs.set(this.run, Date.now());
 		this.keys = [...new Set(keys)];
 		this.nextRecordAt = Date.now() + this.timing.recordEveryMs;
-		return await this.knownOf().catch((error: unknown) => {
+		// its calls in one turn: no other call of this process sees or loses what it writes for a moment
+		return await oneAtATime(async () => await this.knownOf()).catch((error: unknown) => {
 			this.leave();
 			throw error;
 		});
@@ -146,13 +163,19 @@ export class RunHistory {
 
 	private async knownOf(): Promise<Set<string>> {
 		if (this.keys.length === 0) return this.known;
-		const checked = await this.ask(this.keys.map((key) => this.entry('checked', key)));
+		const checked = await this.ask(
+			this.keys.map((key) => this.entry('checked', key)),
+			this.attempt,
+		);
 		this.addedByCheck = checked.added.length;
 		const asked = this.keys.filter((key) => checked.seen.has(this.entry('checked', key)));
 		if (asked.length === 0) return this.known;
-		const uploaded = await this.ask(asked.map((key) => this.entry('uploaded', key)));
+		const uploaded = await this.ask(
+			asked.map((key) => this.entry('uploaded', key)),
+			this.attempt,
+		);
 		if (uploaded.added.length > 0)
-			await this.call(() => this.ctx.helpers.removeProcessed(uploaded.added, 'workflow', STORE));
+			await this.attempt(() => this.ctx.helpers.removeProcessed(uploaded.added, 'workflow', STORE));
 		for (const key of asked)
 			if (uploaded.seen.has(this.entry('uploaded', key))) this.known.add(key);
 		return this.known;
@@ -292,8 +315,11 @@ export class RunHistory {
 		}
 	}
 
-	private async ask(values: string[]): Promise<{ seen: Set<string>; added: string[] }> {
-		const result = await this.call(() =>
+	private async ask(
+		values: string[],
+		how: <T>(work: () => Promise<T>) => Promise<T> = this.call,
+	): Promise<{ seen: Set<string>; added: string[] }> {
+		const result = await how(() =>
 			this.ctx.helpers.checkProcessedAndRecord(values, 'workflow', STORE),
 		);
 		return { seen: new Set(result.processed.map(String)), added: result.new.map(String) };
@@ -303,13 +329,17 @@ export class RunHistory {
 		return await this.call(() => this.ctx.helpers.getProcessedDataCount('workflow', STORE));
 	}
 
+	/** A call to the store in this process's turn (`oneAtATime`). */
+	private readonly call = async <T>(work: () => Promise<T>): Promise<T> =>
+		await oneAtATime(async () => await this.attempt(work));
+
 	/**
 	 * Once more when a call fails (two processes recording the first entries of a workflow both insert
 	 * its row, and the database refuses the second), then the error in words: a history kept in
 	 * another mode (n8n's Remove Duplicates with Scope "Workflow" shares this store) or a database that
 	 * refuses.
 	 */
-	private async call<T>(work: () => Promise<T>): Promise<T> {
+	private readonly attempt = async <T>(work: () => Promise<T>): Promise<T> => {
 		try {
 			return await work();
 		} catch {
@@ -327,7 +357,7 @@ export class RunHistory {
 				});
 			}
 		}
-	}
+	};
 }
 
 function fullWarning(count: number): string {
