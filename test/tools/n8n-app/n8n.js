@@ -51,7 +51,8 @@ function n8nEnv(userFolder, extra = {}) {
  * The n8n settings the booth example needs, as docs/running-at-scale.md ("A photo booth all night")
  * tells operators to set them, so the tiers run what the docs say: the Local File Trigger allowed
  * (NODES_EXCLUDE), the booth folder readable (N8N_RESTRICT_FILE_ACCESS_TO, there `/srv/booth`, here
- * `boothRoot`), binary data on disk, a few production runs at once.
+ * `boothRoot`), binary data on disk, a few production runs at once, unsaved runs' files pruned every
+ * minute.
  * @param {string} boothRoot the folder above the booth's outbox (what Read/Write Files may read)
  * @returns {Record<string, string>}
  */
@@ -70,6 +71,7 @@ function boothSettings(boothRoot) {
 		'N8N_RESTRICT_FILE_ACCESS_TO',
 		'N8N_DEFAULT_BINARY_DATA_MODE',
 		'N8N_CONCURRENCY_PRODUCTION_LIMIT',
+		'EXECUTIONS_DATA_PRUNE_HARD_DELETE_INTERVAL',
 	];
 	assert.deepEqual(
 		Object.keys(settings).sort(),

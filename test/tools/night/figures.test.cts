@@ -100,7 +100,7 @@ describe('targets', () => {
 			binaryAfter50: 30 * MIB,
 			database: 0,
 		},
-		folder: { photos: 4, bytes: 400 * MIB, bytesAt50: 200 * MIB },
+		folder: { photos: 4, bytes: 400 * MIB, bytesAt50: 200 * MIB, bytesWhileDown: 0 },
 		night: { executions: 10, notSuccessful: 1, largestPhoto: 6 * MIB, downMs: 0, restartMs: 0 },
 		...extra,
 	});
@@ -153,7 +153,26 @@ describe('targets', () => {
 			],
 		});
 		expect(failing(nightTargets(heavier, 'example'))).toEqual([
-			"a run's memory does not grow with the folder (run at 100 % against 25 %)",
+			"a run's memory does not grow with the folder (run at 100 % against 25 % and 50 %)",
+		]);
+		// the restarted n8n's run at 50 % is the base when it is the larger
+		const restarted = night(perPhoto([1, 1, 1, 1]), {
+			runs: [
+				{ mark: 25, rss: 600 * MIB, folderBytes: 100 * MIB },
+				{ mark: 50, rss: 850 * MIB, folderBytes: 200 * MIB },
+				{ mark: 100, rss: 900 * MIB, folderBytes: 400 * MIB },
+			],
+		});
+		expect(failing(nightTargets(restarted, 'example'))).toEqual([]);
+		// the photos written while n8n was down are read at once after the restart
+		const caughtUp = (bytesWhileDown: number) =>
+			night(perPhoto([1, 1, 1, 1]), {
+				peaks: { ...night([]).peaks, binaryBefore50: 100 * MIB, binaryAfter50: 200 * MIB },
+				folder: { photos: 4, bytes: 400 * MIB, bytesAt50: 200 * MIB, bytesWhileDown },
+			});
+		expect(failing(nightTargets(caughtUp(60 * MIB), 'example'))).toEqual([]);
+		expect(failing(nightTargets(caughtUp(0), 'example'))).toEqual([
+			"n8n's binary data folder does not grow with the folder",
 		]);
 	});
 

@@ -52,7 +52,7 @@ const { boothWorkflow, triggerKind } = require('./workflows');
  * @property {string | undefined} guard what stopped the night early (a guard of sampler.js, or n8n ending on its own)
  * @property {{ name: string, stored: boolean, atPhotos: number } | undefined} inFlightAtKill
  * @property {{ rss: number, mainRss: number, rssBefore50: number, rssAfter50: number, binary: number, binaryBefore50: number, binaryAfter50: number, database: number }} peaks
- * @property {{ photos: number, bytes: number, bytesAt50: number }} folder
+ * @property {{ photos: number, bytes: number, bytesAt50: number, bytesWhileDown: number }} folder the photos, their bytes, the bytes written by half-way and while n8n was down (killed until it answered again)
  * @property {{ executions: number, uploading: number, notSuccessful: number, largestPhoto: number, downMs: number, restartMs: number }} night
  */
 
@@ -113,6 +113,20 @@ function boothSettings(booth, binaryMode) {
 	};
 }
 
+/**
+ * The night runs faster than a real one (a schedule's minute is `scheduleSeconds`), so n8n's
+ * pruning of the files of finished runs, every so many minutes, runs as much faster: at the docs'
+ * interval it would not come once in a short night, and the binary folder would look as if it grew
+ * with the folder when it holds only the last interval's photos.
+ * @param {Record<string, string>} settings @param {number} scheduleSeconds
+ */
+function compressedPruning(settings, scheduleSeconds) {
+	const minutes = Number(settings.EXECUTIONS_DATA_PRUNE_HARD_DELETE_INTERVAL);
+	if (!Number.isFinite(minutes)) return settings;
+	const compressed = ((minutes * scheduleSeconds) / 60).toFixed(3);
+	return { ...settings, EXECUTIONS_DATA_PRUNE_HARD_DELETE_INTERVAL: compressed };
+}
+
 /** @param {any} request an emulator request log entry */
 const isUploadActivity = (request) =>
 	(request.server === 'storage' && request.method === 'PUT') ||
@@ -159,7 +173,10 @@ async function runNight(options) {
 			cleanups.push(() => emu.close());
 			return emu;
 		});
-		const settings = { ...boothSettings(booth, options.binaryMode), ...options.extraEnv };
+		const settings = {
+			...compressedPruning(boothSettings(booth, options.binaryMode), options.scheduleSeconds),
+			...options.extraEnv,
+		};
 		log(
 			`      n8n settings: ${Object.entries(settings)
 				.map(([k, v]) => `${k}=${v}`)
@@ -390,6 +407,11 @@ async function runNight(options) {
 				photos: photos.length,
 				bytes: photos.reduce((sum, p) => sum + p.size, 0),
 				bytesAt50: night.heldAt(half.finishedAt).bytes,
+				bytesWhileDown:
+					restart && kill
+						? night.heldAt(restart.startedAt + restart.readyMs).bytes -
+							night.heldAt(kill.killedAt).bytes
+						: 0,
 			},
 			night: {
 				executions: executions.length,

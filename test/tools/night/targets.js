@@ -14,15 +14,19 @@
  * The drive import: a run with nothing new downloads no file body and takes at most 1.5 times a
  * run over an empty folder (medians); every file arrives once and whole.
  *
- * "Does not grow with the folder": n8n's memory in the run at 100 % stays within that of the run
- * at 25 % plus the larger of 192 MiB and a quarter of what the folder grew by between them; over
+ * "Does not grow with the folder": n8n's memory in the run at 100 % stays within the larger of the
+ * runs at 25 % and 50 % plus the larger of 192 MiB and a quarter of what the folder grew by since
+ * (the run at 50 % is the restarted n8n's, like the one at 100 %: a fresh n8n's catch-up leaves it
+ * some 300 MiB larger, which V8 keeps, whatever the folder); over
  * the second half of the night (the restart's catch-up included) n8n's peak memory stays within
  * the peak of the second quarter plus the larger of 384 MiB (what a fresh start's first runs
  * cost) and a quarter of the folder's growth; n8n's binary data folder (its
- * `.n8n/storage`), within its own peak of the second quarter plus the larger of four photos and a
- * quarter of that growth. (A saved execution keeps its binary data until it is pruned, and one
- * that is not saved keeps it until the next hard-delete pruning, every 15 minutes by default:
- * both make the folder grow with the night.)
+ * `.n8n/storage`), within its own peak of the second quarter plus the photos written while n8n was
+ * down (the catch-up reads them at once) plus the larger of four photos and a quarter of that
+ * growth. (A saved execution keeps its binary data until it is pruned, and one that is not saved
+ * keeps it until the next hard-delete pruning, every 15 minutes by default: both make the folder
+ * grow with the night; the docs' booth settings prune every minute, which night.js compresses as
+ * it compresses the night.)
  */
 
 const MIB = 2 ** 20;
@@ -87,19 +91,19 @@ function nightTargets(night, shape) {
 	);
 	if (shape === 'schedule') return targets;
 
-	const run25 = night.runs.find((r) => r.mark === 25);
+	const earlier = night.runs.filter((r) => r.mark === 25 || r.mark === 50);
 	const run100 = night.runs.find((r) => r.mark === 100);
-	if (run25 && run100) {
-		const allowedRun =
-			run25.rss + Math.max(RSS_SLACK, (run100.folderBytes - run25.folderBytes) / 4);
+	const base = earlier.reduce((a, b) => (b.rss > a.rss ? b : a), earlier[0]);
+	if (base && run100) {
+		const allowedRun = base.rss + Math.max(RSS_SLACK, (run100.folderBytes - base.folderBytes) / 4);
 		add(
-			"a run's memory does not grow with the folder (run at 100 % against 25 %)",
+			"a run's memory does not grow with the folder (run at 100 % against 25 % and 50 %)",
 			run100.rss <= allowedRun,
-			`${mib(run100.rss)} against ${mib(run25.rss)}, allowed ${mib(allowedRun)}`,
+			`${mib(run100.rss)} against ${mib(base.rss)} at ${base.mark} %, allowed ${mib(allowedRun)}`,
 		);
 	} else
 		add(
-			"a run's memory does not grow with the folder (run at 100 % against 25 %)",
+			"a run's memory does not grow with the folder (run at 100 % against 25 % and 50 %)",
 			null,
 			'no such runs',
 		);
@@ -111,13 +115,16 @@ function nightTargets(night, shape) {
 		`peak after half-way ${mib(night.peaks.rssAfter50)}, second quarter ${mib(night.peaks.rssBefore50)}, allowed ${mib(allowed)} (folder +${mib(grew)})`,
 	);
 	const { binaryBefore50, binaryAfter50 } = night.peaks;
-	const allowedFolder = binaryBefore50 + Math.max(4 * night.night.largestPhoto, grew / 4);
+	// after the restart the trigger reports the photos written while n8n was down, read at once
+	const { bytesWhileDown } = night.folder;
+	const allowedFolder =
+		binaryBefore50 + bytesWhileDown + Math.max(4 * night.night.largestPhoto, grew / 4);
 	add(
 		"n8n's binary data folder does not grow with the folder",
 		binaryAfter50 <= allowedFolder,
 		night.binaryMode === 'default'
 			? `memory mode: peak ${mib(night.peaks.binary)}`
-			: `peak after half-way ${mib(binaryAfter50)}, second quarter ${mib(binaryBefore50)}, allowed ${mib(allowedFolder)}`,
+			: `peak after half-way ${mib(binaryAfter50)}, second quarter ${mib(binaryBefore50)}, allowed ${mib(allowedFolder)} (written while n8n was down ${mib(bytesWhileDown)})`,
 	);
 	return targets;
 }
