@@ -47,8 +47,11 @@ const { nodeWorkflow } = require('./n8n-workflows');
 
 /** The first entry of a history of issue 20's kind (the product's mark). */
 const HISTORY_MARK = 'eventpics:history:2';
-/** In the account of every entry of issue 29's history (history.ts, HISTORY_FORMAT). */
-const HISTORY_FORMAT = 'eventpics-history-3';
+/**
+ * In the account of every entry of the history (history.ts, FORMAT): issue 29's, one history per
+ * node ('account'); issue 37's, one per workflow (scope 'workflow', its row's context empty).
+ */
+const HISTORY_FORMATS = { account: 'eventpics-history-3', workflow: 'eventpics-history-4' };
 
 const SCENARIOS = ['empty', 'new', 'known', 'off'];
 const USAGE =
@@ -86,9 +89,10 @@ const s = (/** @type {number} */ ms) => (ms / 1000).toFixed(2);
 
 /**
  * The kind of history the build writes, found by its marks in the compiled code wherever its files
- * live (they moved with issue 23): 'account' (issue 29), 'marked' (issue 20) or 'keys' (before).
+ * live (they moved with issue 23): 'workflow' (issue 37), 'account' (issue 29), 'marked' (issue 20)
+ * or 'keys' (before).
  * @param {string} dir
- * @returns {'account' | 'marked' | 'keys'}
+ * @returns {'workflow' | 'account' | 'marked' | 'keys'}
  */
 function historyKind(dir) {
 	const code = fs
@@ -96,27 +100,28 @@ function historyKind(dir) {
 		.filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
 		.map((entry) => fs.readFileSync(path.join(entry.parentPath ?? entry.path, entry.name), 'utf8'))
 		.join('\n');
-	if (code.includes(HISTORY_FORMAT)) return 'account';
+	if (code.includes(HISTORY_FORMATS.workflow)) return 'workflow';
+	if (code.includes(HISTORY_FORMATS.account)) return 'account';
 	return code.includes(HISTORY_MARK) ? 'marked' : 'keys';
 }
 
 /**
- * The account in issue 29's entries, derived as history.ts does (if they ever differ, the `known`
- * scenario finds no file known and the bench stops).
- * @param {string} baseUrl @param {string} apiKey
+ * The account in the entries since issue 29, derived as history.ts does (if they ever differ, the
+ * `known` scenario finds no file known and the bench stops).
+ * @param {string} baseUrl @param {string} apiKey @param {string} format its FORMAT
  */
-function historyAccount(baseUrl, apiKey) {
+function historyAccount(baseUrl, apiKey, format) {
 	const keyHash = crypto.createHash('sha256').update(apiKey).digest('hex');
 	return crypto
 		.createHash('sha256')
-		.update(`${HISTORY_FORMAT}\n${new URL(baseUrl).href}\n${keyHash}`)
+		.update(`${format}\n${new URL(baseUrl).href}\n${keyHash}`)
 		.digest('base64url')
 		.slice(0, 22);
 }
 
 /**
  * The history's entries, oldest first, as the build writes them for these file keys.
- * @param {string[]} keys @param {'account' | 'marked' | 'keys'} kind @param {string} account
+ * @param {string[]} keys @param {'workflow' | 'account' | 'marked' | 'keys'} kind @param {string} account
  */
 function historyEntries(keys, kind, account) {
 	if (kind === 'keys') return keys;
@@ -204,7 +209,11 @@ async function main() {
 			fs.cpSync(options.dist, path.join(packageDir, 'dist'), { recursive: true });
 		}
 		const kind = historyKind(path.join(packageDir, 'dist', 'nodes'));
-		const account = historyAccount(emulator.baseUrl, emulator.apiKey);
+		const account = historyAccount(
+			emulator.baseUrl,
+			emulator.apiKey,
+			kind === 'workflow' ? HISTORY_FORMATS.workflow : HISTORY_FORMATS.account,
+		);
 		const twoPerFile = kind !== 'keys';
 		const cap = twoPerFile ? 200_000 : 100_000;
 		const historyFiles = Math.min(options.history, twoPerFile ? Math.floor((cap - 1) / 2) : cap);
@@ -214,7 +223,9 @@ async function main() {
 		const glob = path.join(filesDir, '*.jpg');
 		const workflows = { on: nodeWorkflow({ glob }), off: nodeWorkflow({ glob }) };
 		workflows.on.id = 'benchDedupeOn';
-		/** @type {any} */ (workflows.on.nodes[2].parameters).options = { skipUploaded: { settings: { identifyBy: 'content' } } };
+		/** @type {any} */ (workflows.on.nodes[2].parameters).options = {
+			skipUploaded: { settings: { identifyBy: 'content' } },
+		};
 		workflows.off.id = 'benchDedupeOff';
 		for (const workflow of Object.values(workflows)) {
 			const file = path.join(work, `${workflow.id}.json`);
@@ -242,7 +253,7 @@ async function main() {
 				database,
 				'set',
 				workflows.on.id,
-				`n:${workflows.on.nodes[2].id}`,
+				kind === 'workflow' ? '' : `n:${workflows.on.nodes[2].id}`,
 				valueFile,
 			];
 			const result = await runNode(args, env);
@@ -311,7 +322,7 @@ async function main() {
 		console.log(
 			[
 				`Skip Files Uploaded Before in the real n8n ${paths.N8N_VERSION} (Node ${paths.NODE_VERSION}, SQLite), ${new Date().toISOString()}`,
-				`build: ${options.dist || 'this repo (dist/)'}, ${twoPerFile ? `two entries per file (${kind === 'account' ? 'per account' : 'with a mark'}), cap 200,000` : 'one entry per file, cap 100,000'}`,
+				`build: ${options.dist || 'this repo (dist/)'}, ${twoPerFile ? `two entries per file (${kind === 'workflow' ? 'per account, one history per workflow' : kind === 'account' ? 'per account' : 'with a mark'}), cap 200,000` : 'one entry per file, cap 100,000'}`,
 				`${options.files} x ${options.kb} KB, emulator +${options.latency} ms per request, median of ${options.repeat}; ${os.cpus().length} CPUs, load average ${os
 					.loadavg()
 					.map((l) => l.toFixed(2))
