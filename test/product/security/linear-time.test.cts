@@ -48,7 +48,7 @@ const BLOCK_LIMIT_MS = 1000;
 
 const NAME_WITH_DOTS = 'x.jpg';
 const HOST_REFUSED =
-	/^The File URL (\(after 1 redirect\) )?points into an internal network: http:\/\/a\.{200}/;
+	/^The File URL (\(after 1 redirect\) )?points into an internal network at http:\/\/a\.{200}/;
 
 /** What each run through the engine must have produced, besides finishing in time. */
 const EXPECTED: Record<string, Record<string, unknown>> = {
