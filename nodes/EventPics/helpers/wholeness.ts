@@ -347,23 +347,26 @@ export function wholenessCheck(): {
 	let walker: Walker | undefined;
 	let decided = false;
 	let size = 0;
-	const decide = () => {
+	// until the format is known, `start` holds every byte pushed (fewer than SIGNATURE_BYTES)
+	const decide = (...chunks: Uint8Array[]) => {
 		decided = true;
 		walker = walkerFor(start);
-		walker?.feed(start);
+		for (const chunk of chunks) walker?.feed(chunk);
 	};
 	return {
 		push(chunk) {
 			size += chunk.length;
 			if (decided) return walker?.feed(chunk);
-			const joined = new Uint8Array(start.length + chunk.length);
-			joined.set(start);
-			joined.set(chunk, start.length);
-			start = joined;
-			if (start.length >= SIGNATURE_BYTES) decide();
+			const earlier = start;
+			// only the signature's bytes are copied, never the chunk (a file may come as one buffer)
+			const taken = chunk.subarray(0, SIGNATURE_BYTES);
+			start = new Uint8Array(earlier.length + taken.length);
+			start.set(earlier);
+			start.set(taken, earlier.length);
+			if (earlier.length + chunk.length >= SIGNATURE_BYTES) decide(earlier, chunk);
 		},
 		verdict(head) {
-			if (!decided) decide();
+			if (!decided) decide(start);
 			return walker ? walker.verdict(size, head) : { whole: undefined };
 		},
 	};

@@ -2,8 +2,9 @@
 'use strict';
 
 /**
- * Row "hash": how fast the compiled node takes the content key of a file for "Skip Files Uploaded
- * Before" (dist/.../dedupe.js `contentKey`: SHA-256 with node:crypto).
+ * Row "hash": how fast the compiled node reads a file once for "Skip Files Uploaded Before" by
+ * content (dist/.../actions/photo/file.js `readOnce`: its first MiB, the wholeness check and the
+ * SHA-256 with node:crypto, in one pass).
  *
  *   memory  a 256 MB Buffer body (the inline-binary path): the hash alone
  *   disk    a file streamed from disk as n8n's filesystem binary store hands it out (64 KiB
@@ -47,13 +48,15 @@ async function measure(repeat, run) {
  * @returns {Promise<{ memory: HashResult, disk: HashResult }>}
  */
 async function runHash(options) {
-	const { contentKey } = require(
-		path.join(ROOT, 'dist', 'nodes', 'EventPics', 'actions', 'photo', 'upload', 'dedupe.js'),
+	const { readOnce } = require(
+		path.join(ROOT, 'dist', 'nodes', 'EventPics', 'actions', 'photo', 'file.js'),
 	);
+	/** @param {Buffer | NodeJS.ReadableStream} body */
+	const contentKey = async (body) => `sha256:${(await readOnce(body, true)).hash}`;
 	const buffer = crypto.randomBytes(256 * MB);
 	const memory = {
 		mb: 256,
-		...(await measure(options.repeat, async () => await contentKey(async () => buffer))),
+		...(await measure(options.repeat, async () => await contentKey(buffer))),
 		expected: `sha256:${crypto.createHash('sha256').update(buffer).digest('hex')}`,
 	};
 	const folder = makeTempFolder('hash');
@@ -63,10 +66,7 @@ async function runHash(options) {
 		const written = await writeJpeg(file, options.mb * MB);
 		const disk = {
 			mb: options.mb,
-			...(await measure(
-				options.repeat,
-				async () => await contentKey(async () => fs.createReadStream(file)),
-			)),
+			...(await measure(options.repeat, async () => await contentKey(fs.createReadStream(file)))),
 			expected: `sha256:${written.sha256}`,
 		};
 		return { memory, disk };

@@ -106,7 +106,7 @@ function storedSource(
 }
 
 /** What one read of the whole file finds: its first MiB, whether it is whole, its hash when asked. */
-async function readOnce(body: Body, hashed: boolean) {
+export async function readOnce(body: Body, hashed: boolean) {
 	const check = wholenessCheck();
 	const hash = hashed ? createHash('sha256') : undefined;
 	if (Buffer.isBuffer(body)) {
