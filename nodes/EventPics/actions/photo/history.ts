@@ -35,6 +35,9 @@ export interface HistoryTiming {
 	rechecks: number;
 }
 
+/** The longest single pause while a record waits for its time. */
+const WAIT_STEP_MS = 200;
+
 /** A record during the run waits at least this many times the last call's time (see `spaced`). */
 const RECORD_SPACING = 10;
 
@@ -240,8 +243,9 @@ export class RunHistory {
 	}
 
 	private async recordLater(): Promise<void> {
-		const wait = this.nextRecordAt - Date.now();
-		if (wait > 0) await sleep(wait);
+		// in short steps, so that no timer outlives the run once it has finished (its end records all)
+		while (!this.finished && Date.now() < this.nextRecordAt)
+			await sleep(Math.min(WAIT_STEP_MS, this.nextRecordAt - Date.now()));
 		if (this.finished) return;
 		const keys = this.pending.splice(0);
 		const startedAt = Date.now();
