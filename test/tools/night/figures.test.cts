@@ -174,6 +174,17 @@ describe('targets', () => {
 		expect(failing(nightTargets(caughtUp(0), 'example'))).toEqual([
 			"n8n's binary data folder does not grow with the folder",
 		]);
+		// a night that does not judge growth (the short one) reports those targets, and still fails the album
+		const unjudged = nightTargets(night(perPhoto([1, 1, 1, 0])), 'example', false);
+		expect(failing(unjudged)).toEqual([
+			'every photo stored exactly once and whole',
+			'no photo lost',
+		]);
+		expect(unjudged.filter((t) => t.holds === null).map((t) => t.target)).toEqual([
+			"a run's memory does not grow with the folder (run at 100 % against 25 % and 50 %)",
+			"n8n's memory after half-way, the restart's catch-up included, does not grow with the folder",
+			"n8n's binary data folder does not grow with the folder",
+		]);
 	});
 
 	test('a drive run with nothing new: no body, and at most 1.5x an empty run (medians)', () => {
