@@ -175,7 +175,11 @@ describe('targets', () => {
 			"n8n's binary data folder does not grow with the folder",
 		]);
 		// a night that does not judge growth (the short one) reports those targets, and still fails the album
-		const unjudged = nightTargets(night(perPhoto([1, 1, 1, 0])), 'example', false);
+		const unjudged: Array<{ target: string; holds: boolean | null }> = nightTargets(
+			night(perPhoto([1, 1, 1, 0])),
+			'example',
+			false,
+		);
 		expect(failing(unjudged)).toEqual([
 			'every photo stored exactly once and whole',
 			'no photo lost',
