@@ -1,4 +1,11 @@
-import type { IDataObject, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeExecutionHint,
+} from 'n8n-workflow';
+
+import { toNodeError } from '../helpers/errors';
 
 /** What became of one file: the first field of its output item. */
 export type Outcome = 'uploaded' | 'skipped' | 'incomplete' | 'failed';
@@ -78,6 +85,21 @@ export function simplified(json: IDataObject): IDataObject {
  * error item, which the engine routes to the error output. The regular item does not carry the error
  * object: n8n's engine replaces the JSON of an item that does with `{ error }` alone.
  */
+/**
+ * An item's error as n8n's Continue On Fail wants it (its entry: the message, the error, the item),
+ * or thrown when Continue On Fail is off. The API key never reaches its words.
+ */
+export function failedItem(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	secret: string,
+): INodeExecutionData {
+	const nodeError = toNodeError(ctx.getNode(), error, { itemIndex, secret });
+	if (!ctx.continueOnFail()) throw nodeError;
+	return { json: { error: nodeError.message }, error: nodeError, pairedItem: { item: itemIndex } };
+}
+
 export function failedOutput(
 	error: Error,
 	itemIndex: number,

@@ -9,6 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { toNodeError } from '../helpers/errors';
 import type { Account } from './account';
 import { readAccount } from './account';
+import { failedItem } from './output';
 import * as albumGetAll from './album/getAll.operation';
 import * as eventGet from './event/get.operation';
 import * as eventGetAll from './event/getAll.operation';
@@ -94,13 +95,7 @@ async function eachItem(
 			}))
 				output.push(result);
 		} catch (error) {
-			const nodeError = toNodeError(ctx.getNode(), error, { itemIndex, secret: account.apiKey });
-			if (!ctx.continueOnFail()) throw nodeError;
-			output.push({
-				json: { error: nodeError.message },
-				error: nodeError,
-				pairedItem: { item: itemIndex },
-			});
+			output.push(failedItem(ctx, error, itemIndex, account.apiKey));
 		}
 	}
 	return output;

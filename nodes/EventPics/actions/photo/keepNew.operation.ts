@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toNodeError } from '../../helpers/errors';
 import { chosenEventAndAlbum, readAccount, readLocator } from '../account';
 import {
 	AS_TOOL,
@@ -12,6 +11,7 @@ import {
 	operationFields,
 } from '../node.description';
 import { fileIdReader, fileIdText } from '../options';
+import { failedItem } from '../output';
 import { historyKey, RunHistory } from './history';
 
 export const option = {
@@ -100,15 +100,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const fileIdOf = fileIdReader(this, 'fileId', items);
 	const keys: Array<string | undefined> = [];
 	const output: INodeExecutionData[] = [];
-	const fail = (error: unknown, itemIndex: number) => {
-		const nodeError = toNodeError(this.getNode(), error, { itemIndex, secret: account.apiKey });
-		if (!this.continueOnFail()) throw nodeError;
-		output.push({
-			json: { error: nodeError.message },
-			error: nodeError,
-			pairedItem: { item: itemIndex },
-		});
-	};
+	const fail = (error: unknown, itemIndex: number) =>
+		output.push(failedItem(this, error, itemIndex, account.apiKey));
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			keys[itemIndex] = itemKey(this, itemIndex, fileIdOf(itemIndex));
