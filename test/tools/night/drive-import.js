@@ -3,26 +3,27 @@
 
 /**
  * The cloud-drive-shaped import in the real n8n app: a drive folder of `files` small photos
- * (drive.js) and the drive workflow (workflows.js), run with `n8n execute` as the folder fills up
- * (25 %, 50 %, 100 % in the full night: each run uploads what is new; after each, a run with
- * nothing new; the short night lists the whole folder at once), then
- * `repeat` runs with nothing new at 100 % and `repeat` runs over an empty folder. Per run: the
- * execution's time (n8n's own startedAt/stoppedAt, n8n's start-up left out), the peak resident
- * memory of the `n8n execute` process and its children, the bodies the drive sent, what arrived.
+ * (drive.js) and the drive workflow (workflows.js), published in a running `n8n start` and run the
+ * way a schedule runs it, in that process (its webhook trigger starts a run when the tier asks, and
+ * answers once the run ends), as the folder fills up (25 %, 50 %, 100 % in the full night: each run
+ * uploads what is new; after each, a run with nothing new; the short night lists the whole folder
+ * at once), then `repeat` runs with nothing new at 100 %, each followed by one over an empty folder.
+ * Per run: the execution's time and each node's (n8n's event log), the peak resident memory of n8n
+ * and its children while it ran, the bodies the drive sent, what arrived.
  */
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { startEmulator } = require('../emulator');
 const n8n = require('../n8n-app/n8n');
-const paths = require('../n8n-app/paths');
 const { EMULATOR_TARGET } = require('../examples/examples');
 const { startDrive } = require('./drive');
-const { driveWorkflow } = require('./workflows');
+const { driveWorkflow, DRIVE_WEBHOOK } = require('./workflows');
 const { processTree } = require('./sampler');
 const { StepError } = require('./night');
-const { track } = require('./n8n-process');
+const { startN8n } = require('./n8n-process');
+const { session, createCredential, publish } = require('./rest');
+const { loggedExecutions } = require('./executions');
 
 /**
  * @typedef {object} DriveRun
@@ -30,8 +31,8 @@ const { track } = require('./n8n-process');
  * @property {'new' | 'nothing new' | 'empty'} kind
  * @property {number} listed files in the listing
  * @property {number} ms the execution's time
- * @property {Record<string, number>} nodeMs each node's time (n8n's executionTime), by node name
- * @property {number} rss peak resident memory of n8n execute (and its children)
+ * @property {Record<string, number>} nodeMs each node's time (its start to its end in n8n's event log), by node name
+ * @property {number} rss peak resident memory of n8n (and its children) while the run ran
  * @property {number} downloads file bodies the drive sent
  * @property {number} bytes their bytes
  * @property {number} stored files stored in the album by this run
@@ -46,69 +47,48 @@ const { track } = require('./n8n-process');
  */
 
 /**
- * `n8n execute --id=<id> --rawOutput`, its execution and the peak memory of its processes.
- * N8N_EXPRESSION_ENGINE=legacy as in n8n.js executeWorkflow (n8n 2.41.1's execute can crash in the
- * vm engine's isolate pool while exiting).
- * @param {string} id
- * @param {NodeJS.ProcessEnv} env
- * @returns {Promise<{ execution: any, rss: number }>}
+ * Runs the published workflow once through its webhook and returns its execution as n8n's event log
+ * has it (the log is written a moment after the run ends), with n8n's peak memory meanwhile.
+ * @param {import('./n8n-process').N8nProcess} server
+ * @param {string} n8nFolder
+ * @param {string} workflowId
+ * @returns {Promise<{ execution: import('./figures').Execution, rss: number }>}
  */
-async function execute(id, env) {
-	const withPorts = await n8n.withOwnPorts({ ...env, N8N_EXPRESSION_ENGINE: 'legacy' });
-	return await new Promise((resolve, reject) => {
-		const child = spawn(paths.nodeBin, [paths.n8nBin, 'execute', `--id=${id}`, '--rawOutput'], {
-			env: withPorts,
-			cwd: env.N8N_USER_FOLDER,
-			stdio: ['ignore', 'pipe', 'pipe'],
-			// its own group, so that the runner's Ctrl-C handler ends it with its task runner
-			detached: true,
-		});
-		track(child);
-		/** @type {Buffer[]} */
-		const out = [];
-		let stderr = '';
-		let rss = 0;
-		const sample = setInterval(() => {
-			let now = 0;
-			for (const pid of processTree(/** @type {number} */ (child.pid))) {
-				try {
-					const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-					now += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-				} catch {
-					// ended
-				}
-			}
-			rss = Math.max(rss, now);
-		}, 200);
-		child.stdout.on('data', (chunk) => out.push(chunk));
-		child.stderr.on('data', (chunk) => (stderr += chunk));
-		child.on('error', (error) => {
-			clearInterval(sample);
-			reject(error);
-		});
-		child.on('close', (code, signal) => {
-			clearInterval(sample);
+async function execute(server, n8nFolder, workflowId) {
+	const before = new Set(loggedExecutions(n8nFolder, workflowId).map((e) => e.id));
+	let rss = 0;
+	const sample = setInterval(() => {
+		let now = 0;
+		for (const pid of processTree(server.pid)) {
 			try {
-				// a task runner that outlived its n8n execute
-				process.kill(-(/** @type {number} */ (child.pid)), 'SIGKILL');
+				const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+				now += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 			} catch {
-				// none did
+				// ended
 			}
-			const stdout = Buffer.concat(out).toString('utf8');
-			// the execution JSON, whatever n8n logged after it
-			const start = stdout.search(/^\{/m);
-			const end = stdout.lastIndexOf('\n}') + 2;
-			try {
-				resolve({ execution: JSON.parse(stdout.slice(start, end)), rss });
-			} catch {
-				reject(
-					new Error(
-						`n8n execute ended with ${signal ?? code} and printed no execution:\n${stdout.slice(-1500)}\n${stderr.slice(-1500)}`,
-					),
+		}
+		rss = Math.max(rss, now);
+	}, 200);
+	try {
+		const response = await fetch(`${server.url}/webhook/${DRIVE_WEBHOOK}`, {
+			signal: AbortSignal.timeout(300_000),
+		});
+		await response.arrayBuffer();
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const execution = loggedExecutions(n8nFolder, workflowId).find(
+				(e) => !before.has(e.id) && e.stoppedAt !== null,
+			);
+			if (execution) return { execution, rss };
+			if (Date.now() > deadline)
+				throw new Error(
+					`the webhook answered ${response.status}, and no ended execution reached n8n's event log within 30 s`,
 				);
-			}
-		});
-	});
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+	} finally {
+		clearInterval(sample);
+	}
 }
 
 /**
@@ -144,13 +124,28 @@ async function runDriveImport({ files, repeat, stages, work, nodesTemplate, prod
 		cleanups.push(() => emulator.close());
 		const env = n8n.n8nEnv(userFolder, { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' });
 		const workflow = driveWorkflow({ product, driveUrl: drive.url });
-		await step(`workflow "${workflow.name}" imported`, async () => {
-			fs.cpSync(nodesTemplate, path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
-			const credential = path.join(work, 'credential.json');
-			n8n.writeCredentialFile(credential, { apiKey: emulator.apiKey, baseUrl: emulator.baseUrl });
-			await n8n.mustRun(['import:credentials', `--input=${credential}`], env);
-			await n8n.importWorkflow(workflow, path.join(work, 'workflow.json'), env);
+		fs.cpSync(nodesTemplate, path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
+		const server = await step(
+			'n8n start answers',
+			async () => await startN8n({ env, logFile: path.join(work, 'n8n.log') }),
+		);
+		cleanups.push(() => server.stop());
+		const workflowId = await step(`workflow "${workflow.name}" published`, async () => {
+			const cookie = await session(server.url);
+			const credential = { ...n8n.EMULATOR_CREDENTIAL, type: 'eventPicsApi' };
+			const id = await createCredential(server.url, cookie, {
+				name: credential.name,
+				type: credential.type,
+				data: { apiKey: emulator.apiKey, baseUrl: emulator.baseUrl },
+			});
+			const published = await publish(server.url, cookie, workflow, { ...credential, id });
+			// n8n registers a published workflow's webhook a moment later
+			drive.show(0);
+			const { response } = await n8n.waitForWebhook(`${server.url}/webhook/${DRIVE_WEBHOOK}`);
+			if (!response.ok) throw new Error(`its webhook answered ${response.status}`);
+			return published;
 		});
+		const n8nFolder = path.join(userFolder, '.n8n');
 
 		/** @type {DriveRun[]} */
 		const runs = [];
@@ -159,23 +154,17 @@ async function runDriveImport({ files, repeat, stages, work, nodesTemplate, prod
 			await step(`run: ${label}`, async () => {
 				drive.show(listed);
 				const before = { ...drive.counts(), stored: emulator.uploads.length };
-				const { execution, rss } = await execute(workflow.id, env);
-				const error = execution.data?.resultData?.error;
-				if (error)
-					throw new Error(`the execution failed: ${error.message ?? JSON.stringify(error)}`);
+				const { execution, rss } = await execute(server, n8nFolder, workflowId);
+				if (execution.status !== 'success')
+					throw new Error(`the execution ended ${execution.status} (n8n's log: ${work}/n8n.log)`);
 				const after = drive.counts();
 				/** @type {DriveRun} */
 				const result = {
 					label,
 					kind,
 					listed,
-					ms: Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt),
-					nodeMs: Object.fromEntries(
-						Object.entries(execution.data.resultData.runData ?? {}).map(([name, runs]) => [
-							name,
-							/** @type {any[]} */ (runs).reduce((sum, r) => sum + (r.executionTime ?? 0), 0),
-						]),
-					),
+					ms: Number(execution.stoppedAt) - Number(execution.startedAt),
+					nodeMs: execution.nodeMs,
 					rss,
 					downloads: after.downloads - before.downloads,
 					bytes: after.bytesSent - before.bytesSent,
@@ -192,8 +181,12 @@ async function runDriveImport({ files, repeat, stages, work, nodesTemplate, prod
 			listed = next;
 			if (share < 100) await run(`${share} %, nothing new`, 'nothing new', listed);
 		}
-		for (let i = 1; i <= repeat; i++) await run(`100 %, nothing new (${i})`, 'nothing new', files);
-		for (let i = 1; i <= repeat; i++) await run(`empty folder (${i})`, 'empty', 0);
+		// in turns, so that a pair meets the machine as it is at that moment (a busy CI machine's load
+		// comes and goes over a minute: two blocks of runs would compare two different machines)
+		for (let i = 1; i <= repeat; i++) {
+			await run(`100 %, nothing new (${i})`, 'nothing new', files);
+			await run(`empty folder (${i})`, 'empty', 0);
+		}
 
 		const inAlbum = emulator.uploads.filter(
 			(u) => u.linkId === EMULATOR_TARGET.linkId && u.albumId === EMULATOR_TARGET.albumId,

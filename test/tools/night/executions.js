@@ -9,7 +9,7 @@
  * `n8n.workflow.success`, `.failed`, `.crashed` or `.cancelled` ends it. An execution that has no
  * end in the log was cut off (n8n was killed while it ran). `n8n.node.finished` names the nodes
  * that ran (a node without input items does not run: after Keep New Files left nothing, the
- * Read/Write Files and Upload nodes do not appear).
+ * Read/Write Files and Upload nodes do not appear); with `n8n.node.started`, each node's time.
  */
 
 const fs = require('node:fs');
@@ -33,7 +33,7 @@ function loggedExecutions(n8nFolder, workflowId) {
 	const files = fs.readdirSync(n8nFolder).filter((name) => /^n8nEventLog(-\d+)?\.log$/.test(name));
 	for (const file of files) {
 		for (const line of fs.readFileSync(path.join(n8nFolder, file), 'utf8').split('\n')) {
-			if (!line.includes('"n8n.workflow.') && !line.includes('"n8n.node.finished"')) continue;
+			if (!line.includes('"n8n.workflow.') && !line.includes('"n8n.node.')) continue;
 			/** @type {any} */
 			let message;
 			try {
@@ -52,8 +52,16 @@ function loggedExecutions(n8nFolder, workflowId) {
 				startedAt: null,
 				stoppedAt: null,
 				nodes: [],
+				nodeMs: {},
 			};
-			if (message.eventName === 'n8n.node.finished') execution.nodes.push(message.payload.nodeName);
+			const { nodeName } = message.payload;
+			// a node's time: from its start to its end (a node that runs twice adds up)
+			if (message.eventName === 'n8n.node.started')
+				execution.nodeMs[nodeName] = (execution.nodeMs[nodeName] ?? 0) - at;
+			if (message.eventName === 'n8n.node.finished') {
+				execution.nodes.push(nodeName);
+				execution.nodeMs[nodeName] = (execution.nodeMs[nodeName] ?? 0) + at;
+			}
 			if (message.eventName === 'n8n.workflow.started') execution.startedAt = at;
 			const end = /** @type {Record<string, string>} */ (ENDS)[message.eventName];
 			if (end) {

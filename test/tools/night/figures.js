@@ -12,7 +12,7 @@
 
 /**
  * @typedef {import('./sampler').Sample} Sample
- * @typedef {{ id: string, mode: string, status: string, startedAt: number | null, stoppedAt: number | null, nodes: string[] }} Execution
+ * @typedef {{ id: string, mode: string, status: string, startedAt: number | null, stoppedAt: number | null, nodes: string[], nodeMs: Record<string, number> }} Execution
  */
 
 /**

@@ -53,6 +53,7 @@ describe('figures at 25, 50 and 100 % of the folder', () => {
 				startedAt: 48_500,
 				stoppedAt: 51_500,
 				nodes: [],
+				nodeMs: {},
 			},
 		];
 		const [run] = marks({ executions: crossing, samples, photos: photos.slice(0, 4), heldAt });

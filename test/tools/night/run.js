@@ -33,7 +33,7 @@ const PRESETS = {
 		binary: ['filesystem', 'default'],
 		driveFiles: 2000,
 		driveStages: [25, 50, 100],
-		repeat: 3,
+		repeat: 5,
 		judgeGrowth: true,
 	},
 	short: {
@@ -45,7 +45,7 @@ const PRESETS = {
 		binary: ['filesystem'],
 		driveFiles: 2000,
 		driveStages: [100],
-		repeat: 3,
+		repeat: 5,
 		// its folder grows by some 67 MiB after half-way: less than n8n's own swings from run to run
 		// (RSS 300 MiB between two n8n processes, the binary folder 16-68 MiB), so "does not grow with
 		// the folder" is reported, and judged by the full night (+450 MiB)

@@ -19,7 +19,8 @@
  * folder, an empty Event and Album are picked as the list would (the emulator's demo event and
  * album), and every Schedule Trigger runs every `scheduleSeconds` instead of its own interval.
  *
- * The drive shape: Manual Trigger -> HTTP Request (the listing) -> Split Out -> EventPics Keep New
+ * The drive shape: Webhook (as a schedule's run, started when the tier asks, in the running n8n; it
+ * answers once the run ends) -> HTTP Request (the listing) -> Split Out -> EventPics Keep New
  * Files (File ID {{ $json.id }}) -> HTTP Request (the body, as a file) -> EventPics Upload, skipping
  * by the same File ID read through the paired item. Keep New Files is left out when the product has
  * no such operation yet (then every run downloads every body: the "before" figure).
@@ -255,6 +256,9 @@ function triggerKind(workflow) {
 	return files ? (schedule ? 'files+schedule' : 'files') : schedule ? 'schedule' : 'none';
 }
 
+/** The production webhook's path of the drive import: GET <n8n>/webhook/<it> runs it. */
+const DRIVE_WEBHOOK = 'night-drive-import';
+
 /**
  * The drive-shaped import (see the top of this file).
  * @param {{ product: ProductFeatures, driveUrl: string }} options
@@ -262,7 +266,20 @@ function triggerKind(workflow) {
 function driveWorkflow({ product, driveUrl }) {
 	const names = ['Start', 'List files', 'Each file'];
 	const nodes = [
-		node('Start', 'n8n-nodes-base.manualTrigger', 1, 0, {}),
+		node(
+			'Start',
+			'n8n-nodes-base.webhook',
+			2,
+			0,
+			{
+				httpMethod: 'GET',
+				path: DRIVE_WEBHOOK,
+				responseMode: 'lastNode',
+				responseData: 'noData',
+				options: {},
+			},
+			{ webhookId: 'b1d7c2e4-3f5a-4e6b-8c9d-0a1b2c3d4e5f' },
+		),
 		node('List files', 'n8n-nodes-base.httpRequest', 4.2, 200, {
 			url: `${driveUrl}/drive/v3/files`,
 			options: {},
@@ -308,6 +325,7 @@ module.exports = {
 	skipOptions,
 	boothWorkflow,
 	driveWorkflow,
+	DRIVE_WEBHOOK,
 	triggerKind,
 	EVENTPICS,
 };
