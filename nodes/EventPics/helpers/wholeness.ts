@@ -18,6 +18,8 @@ export type Wholeness =
 interface Walker {
 	feed(chunk: Uint8Array): void;
 	verdict(size: number, head: Uint8Array): Wholeness;
+	/** Bytes of the file's start that tell all its format says before its data (a JPEG's segments up to the image data). */
+	headBytes?(): number;
 }
 
 /** Bytes looked at before the format is known. */
@@ -37,15 +39,19 @@ function jpegWalker(): Walker {
 	let code = 0;
 	let skip = 0;
 	let afterSkip: 'ff' | 'scan' = 'ff';
+	let fed = 0;
+	let scanAt = Infinity;
 	return {
 		feed(chunk) {
 			let i = 0;
+			fed += chunk.length;
 			while (i < chunk.length && state !== 'end' && state !== 'odd') {
 				if (state === 'skip') {
 					const taken = Math.min(skip, chunk.length - i);
 					[i, skip] = [i + taken, skip - taken];
 					if (skip === 0) state = afterSkip;
 				} else if (state === 'scan') {
+					scanAt = Math.min(scanAt, fed - chunk.length + i);
 					const at = chunk.indexOf(0xff, i);
 					[i, state] = at === -1 ? [chunk.length, state] : [at + 1, 'scanFF'];
 				} else if (state === 'scanFF') {
@@ -70,6 +76,7 @@ function jpegWalker(): Walker {
 				}
 			}
 		},
+		headBytes: () => scanAt,
 		verdict() {
 			if (state === 'end') return { whole: true, format: 'JPEG' };
 			if (state === 'odd') return { whole: undefined, format: 'JPEG' };
@@ -337,11 +344,13 @@ function walkerFor(start: Uint8Array): Walker | undefined {
 
 /**
  * A check fed the file's bytes in order (`push`); `verdict` takes the file's first bytes (at least
- * the first MiB, which the EXIF reader keeps anyway) once all bytes were pushed.
+ * the first MiB, which the EXIF reader keeps anyway) once all bytes were pushed. `headBytes` says
+ * when fewer tell all (a JPEG's metadata ends where its image data begins).
  */
 export function wholenessCheck(): {
 	push: (chunk: Uint8Array) => void;
 	verdict: (head: Uint8Array) => Wholeness;
+	headBytes: () => number;
 } {
 	let start = new Uint8Array(0);
 	let walker: Walker | undefined;
@@ -365,6 +374,7 @@ export function wholenessCheck(): {
 			start.set(taken, earlier.length);
 			if (earlier.length + chunk.length >= SIGNATURE_BYTES) decide(earlier, chunk);
 		},
+		headBytes: () => walker?.headBytes?.() ?? Infinity,
 		verdict(head) {
 			if (!decided) decide(start);
 			return walker ? walker.verdict(size, head) : { whole: undefined };

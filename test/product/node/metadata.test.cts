@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Emulator } from './fixture.cts';
@@ -51,6 +52,30 @@ describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', (
 			takenAtMs: Date.UTC(2022, 11, 31, 22, 59, 59, 120),
 			takenAtSource: 'exif',
 		});
+	});
+
+	// the stored file is read in 64 KiB chunks; the EXIF block lies in the second one, or across both
+	it.each([
+		['past the first 64 KiB', 65_533],
+		['across the first 64 KiB', 65_520 - 18],
+	])('reads the date of a JPEG whose EXIF block lies %s', async (_, fill) => {
+		const photo = readFileSync(corpus('jpeg-phone-all-tags.jpg'));
+		// an APP15 segment of `fill` bytes (its length field included) right after the start marker
+		const app15 = Buffer.alloc(2 + fill, 0x20);
+		app15.writeUInt16BE(0xffef, 0);
+		app15.writeUInt16BE(fill, 2);
+		const padded = Buffer.concat([photo.subarray(0, 2), app15, photo.subarray(2)]);
+		const { items } = await runEventPics({
+			emu,
+			parameters: upload(),
+			inputItems: [{ binary: { data: binaryFromBuffer(padded, { fileName: 'padded.jpg' }) } }],
+		});
+		expect(items[0].json).toMatchObject({
+			takenAtMs: Date.UTC(2023, 5, 30, 21, 59, 58, 42),
+			takenAtSource: 'exif',
+			whole: true,
+		});
+		expect(emu.uploads[0].sha256).toBe(createHash('sha256').update(padded).digest('hex'));
 	});
 
 	it('reads HEIC and PNG too', async () => {
