@@ -85,6 +85,17 @@ export function simplified(json: IDataObject): IDataObject {
  * error item, which the engine routes to the error output. The regular item does not carry the error
  * object: n8n's engine replaces the JSON of an item that does with `{ error }` alone.
  */
+export function failedOutput(
+	error: Error,
+	itemIndex: number,
+	errorOutput: boolean,
+	details: FileDetails = {},
+): INodeExecutionData {
+	const pairedItem = { item: itemIndex };
+	if (errorOutput) return { json: { error: error.message }, error: error as never, pairedItem };
+	return { json: fileOutput('failed', { ...details, error: error.message }), pairedItem };
+}
+
 /**
  * An item's error as n8n's Continue On Fail wants it (its entry: the message, the error, the item),
  * or thrown when Continue On Fail is off. The API key never reaches its words.
@@ -97,18 +108,7 @@ export function failedItem(
 ): INodeExecutionData {
 	const nodeError = toNodeError(ctx.getNode(), error, { itemIndex, secret });
 	if (!ctx.continueOnFail()) throw nodeError;
-	return { json: { error: nodeError.message }, error: nodeError, pairedItem: { item: itemIndex } };
-}
-
-export function failedOutput(
-	error: Error,
-	itemIndex: number,
-	errorOutput: boolean,
-	details: FileDetails = {},
-): INodeExecutionData {
-	const pairedItem = { item: itemIndex };
-	if (errorOutput) return { json: { error: error.message }, error: error as never, pairedItem };
-	return { json: fileOutput('failed', { ...details, error: error.message }), pairedItem };
+	return failedOutput(nodeError, itemIndex, true);
 }
 
 const files = (count: number) => `${count} ${count === 1 ? 'file' : 'files'}`;

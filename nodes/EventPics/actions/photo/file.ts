@@ -105,7 +105,10 @@ function storedSource(
 	return { size, mode, open, release: () => void (whole = undefined) };
 }
 
-/** What one read of the whole file finds: its first MiB, whether it is whole, its hash when asked. */
+/**
+ * What one read of the whole file finds: its head (the first MiB; of a JPEG, its metadata only),
+ * whether it is whole, its hash when asked.
+ */
 export async function readOnce(body: Body, hashed: boolean) {
 	const check = wholenessCheck();
 	const hash = hashed ? createHash('sha256') : undefined;
