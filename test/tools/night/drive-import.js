@@ -19,7 +19,7 @@ const n8n = require('../n8n-app/n8n');
 const { EMULATOR_TARGET } = require('../examples/examples');
 const { startDrive } = require('./drive');
 const { driveWorkflow, DRIVE_WEBHOOK } = require('./workflows');
-const { processTree } = require('./sampler');
+const { treeRss } = require('./sampler');
 const { StepError } = require('./night');
 const { startN8n } = require('./n8n-process');
 const { session, createCredential, publish } = require('./rest');
@@ -57,18 +57,7 @@ const { loggedExecutions } = require('./executions');
 async function execute(server, n8nFolder, workflowId) {
 	const before = new Set(loggedExecutions(n8nFolder, workflowId).map((e) => e.id));
 	let rss = 0;
-	const sample = setInterval(() => {
-		let now = 0;
-		for (const pid of processTree(server.pid)) {
-			try {
-				const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-				now += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-			} catch {
-				// ended
-			}
-		}
-		rss = Math.max(rss, now);
-	}, 200);
+	const sample = setInterval(() => (rss = Math.max(rss, treeRss(server.pid))), 200);
 	try {
 		const response = await fetch(`${server.url}/webhook/${DRIVE_WEBHOOK}`, {
 			signal: AbortSignal.timeout(300_000),

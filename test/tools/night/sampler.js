@@ -60,6 +60,14 @@ function processTree(root) {
 
 /** @param {string} text @param {string} field */
 const kbField = (text, field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0);
+/** @param {number} root @returns {number} the resident memory of `root` and every process under it, in bytes */
+function treeRss(root) {
+	let rss = 0;
+	for (const pid of processTree(root))
+		rss += kbField(readOrEmpty(`/proc/${pid}/status`), 'VmRSS') * 1024;
+	return rss;
+}
+
 /** @param {string} text @param {string} field */
 const ioField = (text, field) => Number(new RegExp(`^${field}: (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 
@@ -163,4 +171,4 @@ function startSampler({
 	};
 }
 
-module.exports = { startSampler, folderBytes, processTree };
+module.exports = { startSampler, folderBytes, processTree, treeRss };
