@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { TypeRules } from '../helpers/media';
 import { parseTakenAt } from '../helpers/takenAt';
 import type { Policy } from '../transport/request';
 import { DEFAULT_POLICY } from '../transport/request';
@@ -174,17 +173,6 @@ export interface TakenAtPlan {
 	value?: number;
 }
 
-/** Photo > Upload's options of one item, every value checked. */
-export interface UploadOptions {
-	fileName: string;
-	types: TypeRules;
-	allowInternal: boolean;
-	maxBytes: number;
-	policy: Policy;
-	skip?: SkipBy;
-	takenAt: TakenAtPlan;
-}
-
 /** Options > Taken At, as the editor stores it; EXIF with no date sent when it was not added. */
 function takenAtPlan(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): TakenAtPlan {
 	const settings =
@@ -228,10 +216,10 @@ function skipOf(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): SkipBy
 }
 
 /** The Upload's options of one item, checked; Concurrent Uploads is read from the first item only. */
-export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number): UploadOptions {
+export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number) {
 	const raw = ctx.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
-	const seconds = (name: 'maxTotalWaitSeconds' | 'timeoutSeconds', fallback: number) =>
-		raw[name] === undefined ? fallback : checkedNumber(ctx, name, raw[name], itemIndex) * 1000;
+	const number = (name: NumberName, fallback: number) =>
+		raw[name] === undefined ? fallback : checkedNumber(ctx, name, raw[name], itemIndex);
 	const fileName = raw.fileName ?? '';
 	if (typeof fileName !== 'string' && !(typeof fileName === 'number' && Number.isFinite(fileName)))
 		throw fail(
@@ -241,35 +229,30 @@ export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number): Up
 			itemIndex,
 		);
 	const types = raw.fileTypes ?? 'media';
+	const policy: Policy = {
+		...DEFAULT_POLICY,
+		maxAttempts: number('maxAttempts', DEFAULT_POLICY.maxAttempts),
+		maxTotalWaitMs: number('maxTotalWaitSeconds', DEFAULT_POLICY.maxTotalWaitMs / 1000) * 1000,
+		timeoutMs: number('timeoutSeconds', DEFAULT_POLICY.timeoutMs / 1000) * 1000,
+	};
 	return {
 		fileName: String(fileName),
 		types: { allowUnknown: types === 'unknown' || types === 'any', allowOther: types === 'any' },
 		allowInternal: raw.allowInternalAddresses === true,
-		maxBytes: Math.floor(
-			(raw.maxFileSizeMb === undefined
-				? 1024
-				: checkedNumber(ctx, 'maxFileSizeMb', raw.maxFileSizeMb, itemIndex)) *
-				1024 *
-				1024,
-		),
-		policy: {
-			...DEFAULT_POLICY,
-			maxAttempts:
-				raw.maxAttempts === undefined
-					? DEFAULT_POLICY.maxAttempts
-					: checkedNumber(ctx, 'maxAttempts', raw.maxAttempts, itemIndex),
-			maxTotalWaitMs: seconds('maxTotalWaitSeconds', DEFAULT_POLICY.maxTotalWaitMs),
-			timeoutMs: seconds('timeoutSeconds', DEFAULT_POLICY.timeoutMs),
-		},
+		maxBytes: Math.floor(number('maxFileSizeMb', 1024) * 1024 * 1024),
+		policy,
 		skip: skipOf(ctx, itemIndex, raw.skipUploaded),
 		takenAt: takenAtPlan(ctx, itemIndex, raw.takenAt),
 	};
 }
 
+/** Photo > Upload's options of one item, every value checked. */
+export type UploadOptions = ReturnType<typeof readUploadOptions>;
+
 /** Concurrent Uploads 0 (automatic): 4 at first, growing to 64 while EventPics answers quickly. */
 export const AUTO_CONCURRENCY = { max: 64, start: 4 };
 
-/** Concurrent Uploads of the run (the first item's): automatic (0 or not added) from 4 growing to 64, or that many. */
+/** Concurrent Uploads of the run (the first item's): automatic (0 or not added), or that many. */
 export function concurrencyOf(ctx: IExecuteFunctions): { max: number; start?: number } {
 	const raw = (ctx.getNodeParameter('options', 0, {}) as { concurrency?: unknown }).concurrency;
 	const concurrency = raw === undefined ? 0 : checkedNumber(ctx, 'concurrency', raw);

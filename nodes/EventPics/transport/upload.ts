@@ -36,15 +36,14 @@ export interface Outgoing {
 	open: () => Promise<Body>;
 }
 
-export interface UploadReport {
-	statusCode: number;
-	etag?: string;
-	attempts: number;
-	/** Upload addresses asked for (a refused or expired one is replaced, never replayed). */
+/**
+ * What an upload reports besides its answer: the upload addresses asked for (a refused or expired
+ * one is replaced, never replayed), whether a connection broke after the whole file was sent (the
+ * retry may have stored it twice), the tries that broke off while the file moved (a sentence each).
+ */
+interface Report {
 	uploadUrlRequests: number;
-	/** A connection broke after the whole file was sent; the retry may have stored it twice. */
 	possibleDuplicate: boolean;
-	/** Tries that broke off while the file was moving and were sent again, one sentence each. */
 	brokenTransfers: string[];
 }
 
@@ -77,13 +76,6 @@ function rateProbe() {
 	};
 }
 
-/** What a PUT has sent so far, and whether its answer began. */
-interface PutState {
-	bytes: number;
-	whole: boolean;
-	answering: boolean;
-}
-
 /**
  * The watch over a PUT's body: a stream's bytes are counted as the request takes them (it is paused
  * until n8n pipes it, so no byte goes elsewhere); a body held in memory cannot be watched (n8n writes
@@ -91,7 +83,8 @@ interface PutState {
  */
 function watchBody(body: Body, size: number, timeoutMs: number) {
 	const stream = Buffer.isBuffer(body) ? undefined : body;
-	const state: PutState = { bytes: stream ? 0 : size, whole: !stream, answering: false };
+	// what the PUT has sent so far, and whether its answer began
+	const state = { bytes: stream ? 0 : size, whole: !stream, answering: false };
 	const watch = watchTransfer(
 		stream
 			? { stallMs: timeoutMs }
@@ -117,7 +110,7 @@ function watchBody(body: Body, size: number, timeoutMs: number) {
 /** What a stop of the watch means, by what had happened when it fired; else the network error. */
 function stoppedPut(
 	watch: TransferWatch,
-	state: PutState,
+	state: ReturnType<typeof watchBody>['state'],
 	size: number,
 	timeoutMs: number,
 	error: unknown,
@@ -229,8 +222,6 @@ async function uploadTarget(
 	);
 }
 
-type Report = Omit<UploadReport, 'statusCode' | 'etag' | 'attempts'>;
-
 /** What a failed try leaves in the report: a possible duplicate, or how far a streamed body got. */
 function noteFailure(
 	report: Report,
@@ -262,7 +253,7 @@ export async function uploadFile(
 	file: Outgoing,
 	policy: Policy,
 	options: { allowInternal: boolean; signals: RateSignals },
-): Promise<UploadReport> {
+): Promise<Report & { statusCode: number; etag?: string; attempts: number }> {
 	const report: Report = { uploadUrlRequests: 0, possibleDuplicate: false, brokenTransfers: [] };
 	let address: { target: Target; at: number } | undefined;
 	let refreshes = 0;

@@ -198,11 +198,8 @@ async function urlFile(ctx: IExecuteFunctions, job: FileJob, address: string): P
 			'Set "File URL" to the http(s) address of the file.',
 		);
 	const url = new URL(address);
-	const limits = {
-		allowInternal: options.allowInternal,
-		maxBytes: options.maxBytes,
-		timeoutMs: options.policy.timeoutMs,
-	};
+	const { allowInternal, maxBytes, policy } = options;
+	const limits = { allowInternal, maxBytes, timeoutMs: policy.timeoutMs };
 	const download = await startDownload(ctx, url, limits);
 	const name =
 		options.fileName ||
@@ -211,18 +208,15 @@ async function urlFile(ctx: IExecuteFunctions, job: FileJob, address: string): P
 		fileNameFromUrl(download.finalUrl);
 	// an empty file is refused as such once its end is known; a refused one is never stored
 	const from = `the File URL "${shownUrl(url)}"`;
-	const type = await Promise.resolve()
-		.then(() => {
-			if (!name) throw unnamed(ctx, itemIndex, 'the URL');
-			const { head, contentType } = download;
-			return head.length
-				? decided(ctx, itemIndex, from, name, contentType, head, options)
-				: undefined;
-		})
-		.catch((error: unknown) => {
-			download.cancel();
-			throw error;
-		});
+	let type: Extract<TypeDecision, { ok: true }> | undefined;
+	try {
+		if (!name) throw unnamed(ctx, itemIndex, 'the URL');
+		if (download.head.length)
+			type = decided(ctx, itemIndex, from, name, download.contentType, download.head, options);
+	} catch (error) {
+		download.cancel();
+		throw error;
+	}
 	const { binary, size } = await download.store(name);
 	if (!type || size === 0)
 		throw refuse(

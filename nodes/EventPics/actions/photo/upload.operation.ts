@@ -316,56 +316,53 @@ interface ItemOutcome {
 }
 
 /** The files an item names: its binary fields (a comma list, or * for all), or its File URL. */
-function itemJobs(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	base: Omit<FileJob, 'from' | 'shares' | 'details'>,
-	details: FileDetails,
-): FileJob[] {
-	const tool = ctx.getNode().type.endsWith('Tool');
-	if (tool || ctx.getNodeParameter('source', itemIndex, 'binary') === 'url') {
+async function itemJobs(ctx: IExecuteFunctions, account: Account, itemIndex: number) {
+	const options = readUploadOptions(ctx, itemIndex);
+	const { event, album } = await chosenEventAndAlbum(ctx, account, itemIndex);
+	const base = { itemIndex, linkId: event.linkId, albumId: album?.id, options };
+	const details = {
+		linkId: event.linkId,
+		eventTitle: event.title,
+		albumId: album?.id ?? null,
+		albumTitle: album?.title ?? null,
+	};
+	if (
+		ctx.getNode().type.endsWith('Tool') ||
+		ctx.getNodeParameter('source', itemIndex, 'binary') === 'url'
+	) {
 		const url = String(ctx.getNodeParameter('fileUrl', itemIndex, '')).trim();
 		if (url === '')
 			throw new NodeOperationError(ctx.getNode(), 'The File URL is empty', {
 				description: 'Set "File URL" to the http(s) address of the file.',
 				itemIndex,
 			});
-		let shownAt: string | null = null;
-		try {
-			shownAt = shownUrl(new URL(url));
-		} catch {
-			shownAt = null;
-		}
+		const shownAt = URL.canParse(url) ? shownUrl(new URL(url)) : null;
 		return [{ ...base, from: { url }, shares: false, details: { ...details, url: shownAt } }];
 	}
 	const list = String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 	const binaries = ctx.getInputData()[itemIndex]?.binary ?? {};
-	const names =
-		list.trim() === '*'
-			? Object.keys(binaries)
-			: list
-					.split(',')
-					.map((name) => name.trim())
-					.filter(Boolean);
-	if (names.length === 0)
+	const all = list.trim() === '*';
+	const names = all ? Object.keys(binaries) : list.split(',').map((name) => name.trim());
+	const fields = names.filter(Boolean);
+	if (fields.length === 0)
 		throw new NodeOperationError(
 			ctx.getNode(),
-			list.trim() === '*' ? 'The item has no binary data' : '"Input Binary Field" is empty',
+			all ? 'The item has no binary data' : '"Input Binary Field" is empty',
 			{
 				description:
 					'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
 				itemIndex,
 			},
 		);
-	for (const field of names) itemBinary(ctx, itemIndex, field);
-	return names.map((field) => ({
+	for (const field of fields) itemBinary(ctx, itemIndex, field);
+	return fields.map((field) => ({
 		...base,
 		from: { field },
-		shares: names.length > 1,
+		shares: fields.length > 1,
 		details: {
 			...details,
 			binaryField: field,
-			fileName: sanitizeFileName(binaries[field]?.fileName ?? '') || null,
+			fileName: sanitizeFileName(binaries[field].fileName ?? '') || null,
 		},
 	}));
 }
@@ -380,22 +377,7 @@ async function planJobs(
 	const jobs: FileJob[] = [];
 	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
 		try {
-			const options = readUploadOptions(ctx, itemIndex);
-			const { event, album } = await chosenEventAndAlbum(ctx, account, itemIndex);
-			const details = {
-				linkId: event.linkId,
-				eventTitle: event.title,
-				albumId: album?.id ?? null,
-				albumTitle: album?.title ?? null,
-			};
-			jobs.push(
-				...itemJobs(
-					ctx,
-					itemIndex,
-					{ itemIndex, linkId: event.linkId, albumId: album?.id, options },
-					details,
-				),
-			);
+			jobs.push(...(await itemJobs(ctx, account, itemIndex)));
 		} catch (error) {
 			outcomes[itemIndex].error = toNodeError(ctx.getNode(), error, {
 				itemIndex,
@@ -580,16 +562,7 @@ async function sendOne(
 		warnings.push(
 			'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.',
 		);
-	const { statusCode, etag, attempts, uploadUrlRequests, possibleDuplicate } = report;
-	return fileOutput('uploaded', {
-		...details,
-		statusCode,
-		etag,
-		attempts,
-		uploadUrlRequests,
-		possibleDuplicate,
-		warnings,
-	});
+	return fileOutput('uploaded', { ...details, ...report, warnings });
 }
 
 /**
