@@ -64,19 +64,6 @@ const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> 
 	unrecognised: `A file named as a photo or video must be one the node can recognise (JPEG, PNG, GIF, WebP, HEIC, AVIF, TIFF, BMP, MP4, QuickTime, AVI, WebM, Matroska, MPEG). Check the file or its address; to upload it anyway, ${ANY}.`,
 };
 
-/** Where a file's bytes are, and what its source says of it. */
-interface Source {
-	name?: string;
-	mimeType?: string;
-	size: number;
-	/** n8n's binary data mode when it cannot stream (`database`). */
-	mode?: string;
-	open: () => Promise<Body>;
-	release: () => void;
-	/** A downloaded file's name and type, decided from its first bytes before it was stored. */
-	type?: Extract<TypeDecision, { ok: true }>;
-}
-
 /**
  * How a stored file is read: from the item (no id), streamed where n8n's binary data mode streams,
  * else whole once (`database`), within what that mode can hand back.
@@ -86,11 +73,15 @@ function storedSource(
 	itemIndex: number,
 	stored: { binary: IBinaryData; size: number },
 	tooLarge: (size: string) => string,
-): Source {
+) {
 	const { binary, size } = stored;
 	if (!binary.id) {
 		const buffer = Buffer.from(binary.data, 'base64');
-		return { size: buffer.length, open: async () => buffer, release: () => undefined };
+		return {
+			size: buffer.length,
+			open: async (): Promise<Body> => buffer,
+			release: () => undefined,
+		};
 	}
 	const id = binary.id;
 	const mode = id.startsWith('database:') ? 'database' : undefined;
@@ -153,6 +144,13 @@ export function itemBinary(ctx: IExecuteFunctions, itemIndex: number, field: str
 	);
 }
 
+/** Where a file's bytes are, and what its source says of it: a downloaded file's name and type were decided from its first bytes before it was stored. */
+type Source = ReturnType<typeof storedSource> & {
+	name?: string;
+	mimeType?: string;
+	type?: Extract<TypeDecision, { ok: true }>;
+};
+
 /** A binary field of the item: its stored file, checked to be there, readable and not empty. */
 async function binaryFile(
 	ctx: IExecuteFunctions,
@@ -206,17 +204,20 @@ async function urlFile(ctx: IExecuteFunctions, job: FileJob, address: string): P
 		download.fileName ||
 		fileNameFromUrl(url) ||
 		fileNameFromUrl(download.finalUrl);
-	// an empty file is refused as such once its end is known; a refused one is never stored
 	const from = `the File URL "${shownUrl(url)}"`;
-	let type: Extract<TypeDecision, { ok: true }> | undefined;
-	try {
-		if (!name) throw unnamed(ctx, itemIndex, 'the URL');
-		if (download.head.length)
-			type = decided(ctx, itemIndex, from, name, download.contentType, download.head, options);
-	} catch (error) {
-		download.cancel();
-		throw error;
-	}
+	// a refused file is never stored; an empty one is refused as such once its end is known
+	const type = await Promise.resolve()
+		.then(() => {
+			if (!name) throw unnamed(ctx, itemIndex, 'the URL');
+			const { head, contentType } = download;
+			return head.length
+				? decided(ctx, itemIndex, from, name, contentType, head, options)
+				: undefined;
+		})
+		.catch((error: unknown) => {
+			download.cancel();
+			throw error;
+		});
 	const { binary, size } = await download.store(name);
 	if (!type || size === 0)
 		throw refuse(
