@@ -432,22 +432,17 @@ async function planSkips(
 	}
 	const history = new RunHistory(ctx, account);
 	const known = await history.check([...keyOf.values()]);
-	const turns = new Map<FileJob, SkipTurn>();
+	const turns = new Map<FileJob, ReturnType<typeof skipTurn>>();
 	for (const [job, key] of keyOf)
 		turns.set(job, skipTurn(ctx, history, key, job.itemIndex, known.has(key)));
 	return { history, keyOf, turns };
 }
 
-/** A file's place among the uploads of its workflow: `turn` says whether it goes; `settle`, once, whether it arrived. */
-interface SkipTurn {
-	turn: () => Promise<string | undefined>;
-	settle: (arrived: boolean) => void;
-}
-
 /**
  * Skipped when the history knows the file; else it holds the claim on its key in this process (taken
  * now, in item order), or waits for whoever holds it: skipped once that upload arrived, tried when it
- * did not (unless another has taken the claim over meanwhile).
+ * did not (unless another has taken the claim over meanwhile). `turn` says whether it goes;
+ * `settle`, once, whether it arrived.
  */
 function skipTurn(
 	ctx: IExecuteFunctions,
@@ -455,7 +450,7 @@ function skipTurn(
 	key: string,
 	itemIndex: number,
 	known: boolean,
-): SkipTurn {
+) {
 	const held = known ? undefined : history.claimOf(key);
 	let settle = known || held ? undefined : history.claim(key, itemIndex);
 	const turn = async () => {
@@ -473,7 +468,7 @@ function skipTurn(
 		settle = history.claim(key, itemIndex);
 		return undefined;
 	};
-	return { turn, settle: (arrived) => settle?.(arrived) };
+	return { turn, settle: (arrived: boolean) => settle?.(arrived) };
 }
 
 /** What the files of one run share. Without Continue On Fail, items after `stopAt` are not uploaded. */
