@@ -67,15 +67,8 @@ function viewOf(bytes: Uint8Array, at: number, length: number): DataView | undef
 	return new DataView(bytes.buffer, bytes.byteOffset + at, length);
 }
 
-/** Where a TIFF structure lies in the bytes: offsets inside it count from `start`. */
-interface Tiff {
-	bytes: Uint8Array;
-	start: number;
-	end: number;
-}
-
-/** The first APP1 "Exif" segment among those before the image data (at most 1,000 segments). */
-function jpegTiff(bytes: Uint8Array): Tiff | undefined {
+/** A JPEG's TIFF structure: its first APP1 "Exif" segment before the image data (of 1,000 segments). */
+function jpegTiff(bytes: Uint8Array): Uint8Array | undefined {
 	let at = 2;
 	for (let segment = 0; segment < 1000; segment++) {
 		if (bytes[at] !== 0xff || at + 4 > bytes.length) return undefined;
@@ -84,29 +77,23 @@ function jpegTiff(bytes: Uint8Array): Tiff | undefined {
 			at += marker === 0xff ? 1 : 2; // fill byte, or a marker without a length
 			continue;
 		}
-		if (marker === 0xda || marker === 0xd9) return undefined;
 		const length = (bytes[at + 2] << 8) | bytes[at + 3];
-		if (length < 2) return undefined;
+		if (marker === 0xda || marker === 0xd9 || length < 2) return undefined;
 		if (marker === 0xe1 && length >= 8 && ascii(bytes, at + 4, at + 9) === 'Exif\0')
-			return { bytes, start: at + 10, end: at + 2 + length };
+			return bytes.subarray(at + 10, at + 2 + length);
 		at += 2 + length;
 	}
 	return undefined;
 }
 
 /** A PNG's eXIf chunk, wherever it is (ImageMagick writes it after IDAT); a leading "Exif\0\0" skipped. */
-function pngTiff(bytes: Uint8Array): Tiff | undefined {
-	let at = 8;
-	for (let chunk = 0; chunk < 10_000; chunk++) {
-		const head = viewOf(bytes, at, 8);
-		if (!head) return undefined;
-		const length = head.getUint32(0);
+function pngTiff(bytes: Uint8Array): Uint8Array | undefined {
+	for (let [at, chunk] = [8, 0]; chunk < 10_000; chunk++) {
+		const length = viewOf(bytes, at, 8)?.getUint32(0) ?? Infinity;
 		const type = ascii(bytes, at + 4, at + 8);
 		if (length > 0x7fffffff || type === 'IEND') return undefined;
-		if (type === 'eXIf') {
-			const skip = ascii(bytes, at + 8, at + 14) === 'Exif\0\0' ? 6 : 0;
-			return { bytes, start: at + 8 + skip, end: at + 8 + length };
-		}
+		const skip = ascii(bytes, at + 8, at + 14) === 'Exif\0\0' ? 6 : 0;
+		if (type === 'eXIf') return bytes.subarray(at + 8 + skip, at + 8 + length);
 		at += 12 + length;
 	}
 	return undefined;
@@ -130,24 +117,20 @@ function children(bytes: Uint8Array, start: number, end: number): Box[] {
 	return boxes;
 }
 
-/** An unsigned big-endian integer of 0, 4 or 8 bytes. */
-const uint = (view: DataView, at: number, size: number) =>
-	size === 0
-		? 0
-		: size === 4
-			? view.getUint32(at)
-			: view.getUint32(at) * 2 ** 32 + view.getUint32(at + 4);
-
-interface Extent {
-	/** 0: offset in the file; 1: offset in `idat`. */
-	method: number;
-	offset: number;
-	length: number;
+/** An unsigned big-endian integer of 0, 2, 4 or 8 bytes. */
+function uint(view: DataView, at: number, size: number): number {
+	if (size === 8) return Number(view.getBigUint64(at));
+	return size === 4 ? view.getUint32(at) : size === 2 ? view.getUint16(at) : 0;
 }
 
-/** Every item's extents (and data reference) from an `iloc` box, versions 0 to 2. */
+const dataView = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+
+/** Method 0: at an offset in the file; 1: in `idat`. */
+type Extent = [method: number, offset: number, length: number];
+
+/** Every item's data reference and extents from an `iloc` box, versions 0 to 2. */
 function itemLocations(bytes: Uint8Array, iloc: Box) {
-	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+	const view = dataView(bytes);
 	const version = bytes[iloc.start];
 	let at = iloc.start + 4;
 	if (version > 2 || at + 4 > iloc.end) return undefined;
@@ -155,34 +138,33 @@ function itemLocations(bytes: Uint8Array, iloc: Box) {
 	const [baseSize, indexSize] = [bytes[at + 1] >> 4, version === 0 ? 0 : bytes[at + 1] & 15];
 	if (![offsetSize, lengthSize, baseSize, indexSize].every((size) => [0, 4, 8].includes(size)))
 		return undefined;
-	const wide = version === 2;
-	const count = wide ? view.getUint32(at + 2) : view.getUint16(at + 2);
-	at += wide ? 6 : 4;
+	const [idSize, methodSize] = [version === 2 ? 4 : 2, version === 0 ? 0 : 2];
+	const count = uint(view, at + 2, idSize);
+	at += 2 + idSize;
+	const extentSize = indexSize + offsetSize + lengthSize;
 	const locations = new Map<number, { reference: number; extents: Extent[] }>();
 	for (let item = 0; item < count; item++) {
-		if (at + (wide ? 4 : 2) + (version === 0 ? 0 : 2) + 4 + baseSize > iloc.end) return undefined;
-		const id = wide ? view.getUint32(at) : view.getUint16(at);
-		at += wide ? 4 : 2;
-		const method = version === 0 ? 0 : view.getUint16(at) & 15;
-		at += version === 0 ? 0 : 2;
-		const reference = view.getUint16(at);
+		if (at + idSize + methodSize + 4 + baseSize > iloc.end) return undefined;
+		const id = uint(view, at, idSize);
+		const method = methodSize ? view.getUint16(at + idSize) & 15 : 0;
+		at += idSize + methodSize;
 		const base = uint(view, at + 2, baseSize);
 		const extentCount = view.getUint16(at + 2 + baseSize);
+		const reference = view.getUint16(at);
 		at += 4 + baseSize;
-		const extentSize = indexSize + offsetSize + lengthSize;
 		if (at + extentCount * extentSize > iloc.end) return undefined;
 		const extents: Extent[] = [];
 		for (let i = 0; i < extentCount; i++, at += extentSize) {
 			const offset = base + uint(view, at + indexSize, offsetSize);
-			extents.push({ method, offset, length: uint(view, at + indexSize + offsetSize, lengthSize) });
+			extents.push([method, offset, uint(view, at + indexSize + offsetSize, lengthSize)]);
 		}
 		locations.set(id, { reference, extents });
 	}
 	return locations;
 }
 
-/** The `meta` box of an ISO-BMFF file among its first 64 top-level boxes, and its children. */
-function metaBoxes(bytes: Uint8Array, offset?: number): { meta: Box; boxes: Box[] } | undefined {
+/** The `meta` box of an ISO-BMFF file among its first 64 top-level boxes (or at `offset`), and its children. */
+function metaBoxes(bytes: Uint8Array, offset?: number): Box[] | undefined {
 	let at = offset ?? 0;
 	for (let box = 0; box < 64; box++) {
 		const head = viewOf(bytes, at, 8);
@@ -190,11 +172,10 @@ function metaBoxes(bytes: Uint8Array, offset?: number): { meta: Box; boxes: Box[
 		const size =
 			head?.getUint32(0) === 1 ? uint(viewOf(bytes, at + 8, 8) ?? head, 0, 8) : head?.getUint32(0);
 		if (!head || !size || size < 8) return undefined;
-		if (ascii(bytes, at + 4, at + 8) === 'meta') {
-			if (at + size > bytes.length || size > 512 * 1024) return undefined;
-			const meta = { type: 'meta', start: at + 8, end: at + size };
-			return { meta, boxes: children(bytes, at + 12, at + size) };
-		}
+		if (ascii(bytes, at + 4, at + 8) === 'meta')
+			return at + size > bytes.length || size > 512 * 1024
+				? undefined
+				: children(bytes, at + 12, at + size);
 		if (offset !== undefined) return undefined;
 		at += size;
 	}
@@ -206,103 +187,79 @@ function metaBoxes(bytes: Uint8Array, offset?: number): { meta: Box; boxes: Box[
  * furthest extent stored at a file offset (wholeness.ts asks it). Undefined when it cannot be read.
  */
 export function heifItemsEnd(bytes: Uint8Array, offset: number): number | undefined {
-	const found = metaBoxes(bytes, offset);
-	const iloc = found?.boxes.find((box) => box.type === 'iloc');
+	const iloc = metaBoxes(bytes, offset)?.find((box) => box.type === 'iloc');
 	const locations = iloc && itemLocations(bytes, iloc);
 	if (!locations) return undefined;
 	let end = 0;
 	for (const { reference, extents } of locations.values())
-		for (const extent of extents)
-			if (reference === 0 && extent.method === 0)
-				end = Math.max(end, extent.offset + extent.length);
+		for (const [method, start, length] of extents)
+			if (reference === 0 && method === 0) end = Math.max(end, start + length);
 	return end;
 }
 
 /** The Exif item of a HEIF/AVIF file: `iinf` for the item of type 'Exif', `iloc` for its bytes. */
-function heifTiff(bytes: Uint8Array): Tiff | undefined {
-	const found = metaBoxes(bytes);
-	const find = (type: string) => found?.boxes.find((box) => box.type === type);
-	const [iinf, iloc, idat] = [find('iinf'), find('iloc'), find('idat')];
+function heifTiff(bytes: Uint8Array): Uint8Array | undefined {
+	const boxes = metaBoxes(bytes) ?? [];
+	const [iinf, iloc, idat] = ['iinf', 'iloc', 'idat'].map((t) => boxes.find((b) => b.type === t));
 	if (!iinf || !iloc) return undefined;
-	let id: number | undefined;
-	for (const infe of children(
-		bytes,
-		iinf.start + 4 + (bytes[iinf.start] === 0 ? 2 : 4),
-		iinf.end,
-	)) {
-		const version = bytes[infe.start];
-		const at = infe.start + 4 + (version === 2 ? 2 : 4);
-		if (infe.type !== 'infe' || version < 2 || at + 6 > infe.end) continue;
-		const view = viewOf(bytes, infe.start + 4, 4)!;
-		if (viewOf(bytes, at, 2)!.getUint16(0) === 0 && ascii(bytes, at + 2, at + 6) === 'Exif') {
-			id = version === 2 ? view.getUint16(0) : view.getUint32(0);
-			break;
-		}
-	}
+	// item entries of version 2 (a 16-bit id) or 3 (32-bit), then a protection index of 0 and a type
+	const entries = children(bytes, iinf.start + (bytes[iinf.start] === 0 ? 6 : 8), iinf.end);
+	const exif = entries.find(({ type, start, end }) => {
+		const at = start + (bytes[start] === 2 ? 6 : 8);
+		return (
+			type === 'infe' && bytes[start] >= 2 && ascii(bytes, at, Math.min(at + 6, end)) === '\0\0Exif'
+		);
+	});
+	const id = exif && uint(dataView(bytes), exif.start + 4, bytes[exif.start] === 2 ? 2 : 4);
 	const location = id === undefined ? undefined : itemLocations(bytes, iloc)?.get(id);
 	if (!location || location.reference !== 0 || location.extents.length === 0) return undefined;
 	const parts: Uint8Array[] = [];
-	for (const { method, offset, length } of location.extents) {
-		const from = method === 1 ? (idat?.start ?? -1) + offset : offset;
-		const to = length === 0 && method === 1 ? (idat?.end ?? -1) : from + length;
-		if (
-			method > 1 ||
-			from < 0 ||
-			to > (method === 1 ? (idat?.end ?? 0) : bytes.length) ||
-			to <= from
-		)
-			return undefined;
+	for (const [method, offset, length] of location.extents) {
+		const [from, limit] =
+			method === 1 ? [(idat?.start ?? -Infinity) + offset, idat?.end ?? 0] : [offset, bytes.length];
+		const to = length === 0 && method === 1 ? limit : from + length;
+		if (method > 1 || from < 0 || to > limit || to <= from) return undefined;
 		parts.push(bytes.subarray(from, to));
 	}
 	const item = parts.length === 1 ? parts[0] : new Uint8Array(Buffer.concat(parts));
 	if (item.length < 8 || item.length > 512 * 1024) return undefined;
 	// as exiftool: the 4-byte header size may be missing, before a TIFF or an "Exif\0\0" header
-	if (['II*\0', 'MM\0*'].includes(ascii(item, 0, 4)))
-		return { bytes: item, start: 0, end: item.length };
-	if (ascii(item, 0, 6) === 'Exif\0\0') return { bytes: item, start: 6, end: item.length };
+	if (['II*\0', 'MM\0*'].includes(ascii(item, 0, 4))) return item;
+	if (ascii(item, 0, 6) === 'Exif\0\0') return item.subarray(6);
 	const start = 4 + viewOf(item, 0, 4)!.getUint32(0);
-	return start < item.length ? { bytes: item, start, end: item.length } : undefined;
+	return start < item.length ? item.subarray(start) : undefined;
 }
 
 /**
  * The date tags of IFD0 and of the Exif IFD it points to. Other IFDs are never visited, so a chain of
  * next-IFD pointers cannot make it loop; an Exif IFD pointer back at IFD0 is ignored.
  */
-function tiffTags(tiff: Tiff): Map<number, string> {
+function tiffTags(tiff: Uint8Array): Map<number, string> {
 	const found = new Map<number, string>();
-	const size = Math.min(tiff.end, tiff.bytes.length) - tiff.start;
-	const view = (at: number, length: number) =>
-		at + length <= size ? viewOf(tiff.bytes, tiff.start + at, length) : undefined;
-	const header = view(0, 8);
+	const header = viewOf(tiff, 0, 8);
 	const little = header?.getUint16(0) === 0x4949;
 	if (!header || (!little && header.getUint16(0) !== 0x4d4d) || header.getUint16(2, little) !== 42)
 		return found;
 	const readIfd = (at: number, wanted: number[]): number | undefined => {
-		const count = view(at, 2)?.getUint16(0, little) ?? 0;
-		const entries = count <= 1000 ? view(at + 2, count * 12) : undefined;
+		const count = viewOf(tiff, at, 2)?.getUint16(0, little) ?? 0;
+		const entries = count <= 1000 ? viewOf(tiff, at + 2, count * 12) : undefined;
 		let exifIfd: number | undefined;
 		for (let i = 0; entries && i < count * 12; i += 12) {
 			const [tag, type] = [entries.getUint16(i, little), entries.getUint16(i + 2, little)];
 			const length = entries.getUint32(i + 4, little);
+			const value = length <= 4 ? at + 2 + i + 8 : entries.getUint32(i + 8, little);
 			if (tag === EXIF_IFD && (type === 4 || type === 13) && length === 1)
 				exifIfd ??= entries.getUint32(i + 8, little);
 			else if (wanted.includes(tag) && !found.has(tag) && type === 2 && length <= 64) {
-				const value =
-					length <= 4
-						? view(at + 2 + i + 8, length)
-						: view(entries.getUint32(i + 8, little), length);
-				const text =
-					value && ascii(new Uint8Array(value.buffer, value.byteOffset, length), 0, length);
-				if (text !== undefined) found.set(tag, text.split('\0')[0]);
+				if (value + length <= tiff.length)
+					found.set(tag, ascii(tiff, value, value + length).split('\0')[0]);
 			}
 		}
 		return exifIfd;
 	};
 	const ifd0 = header.getUint32(4, little);
 	const exifIfd = ifd0 >= 8 ? readIfd(ifd0, [0x0132]) : undefined;
-	const inExif = CHOICES.flatMap((choice) => choice.slice(1) as number[]).filter(
-		(tag) => tag !== 0x0132,
-	);
+	const inExif = CHOICES.flatMap(([, ...tags]) => tags).filter((tag) => tag !== 0x0132);
 	if (exifIfd !== undefined && exifIfd >= 8 && exifIfd !== ifd0) readIfd(exifIfd, inExif);
 	return found;
 }
@@ -315,15 +272,11 @@ export function readCaptureTime(bytes: Uint8Array): ExifCaptureTime | undefined 
 	let tags: Map<number, string>;
 	try {
 		const start = ascii(bytes, 0, 8);
-		const tiff = start.startsWith('\xff\xd8\xff')
-			? jpegTiff(bytes)
-			: ['II*\0', 'MM\0*'].includes(start.slice(0, 4))
-				? { bytes, start: 0, end: bytes.length }
-				: start === '\x89PNG\r\n\x1a\n'
-					? pngTiff(bytes)
-					: start.slice(4) === 'ftyp'
-						? heifTiff(bytes)
-						: undefined;
+		let tiff: Uint8Array | undefined;
+		if (start.startsWith('\xff\xd8\xff')) tiff = jpegTiff(bytes);
+		else if (['II*\0', 'MM\0*'].includes(start.slice(0, 4))) tiff = bytes;
+		else if (start === '\x89PNG\r\n\x1a\n') tiff = pngTiff(bytes);
+		else if (start.slice(4) === 'ftyp') tiff = heifTiff(bytes);
 		if (!tiff) return undefined;
 		tags = tiffTags(tiff);
 	} catch {
