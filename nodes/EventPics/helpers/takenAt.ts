@@ -38,6 +38,7 @@ export function isoInZone(epochMs: number, timeZone: string): string {
 }
 
 type TakenAtResult = { ok: true; value: number | undefined } | { ok: false; reason: string };
+const fail = (reason: string): TakenAtResult => ({ ok: false, reason });
 
 /** Numbers below this are epoch seconds (it is 5138 AD in seconds, 1973 in milliseconds). */
 const SECONDS_LIMIT = 1e11;
@@ -47,21 +48,16 @@ const SECONDS_LIMIT = 1e11;
  * photo is older) to one year from now (a camera clock set a few months ahead still passes; 1e20 or
  * the year 9999 do not).
  */
-const LATEST_AHEAD_MS = 366 * 24 * 3600 * 1000;
-
 function inRange(value: number, what: string, nowMs: number): TakenAtResult {
-	if (value > 0 && value <= nowMs + LATEST_AHEAD_MS) return { ok: true, value };
-	const latest = new Date(nowMs + LATEST_AHEAD_MS).toISOString().slice(0, 10);
-	return {
-		ok: false,
-		reason: `${what} is outside the accepted range, 1970-01-01 to ${latest} (one year from now)`,
-	};
+	const latest = nowMs + 366 * DAY_MS;
+	if (value > 0 && value <= latest) return { ok: true, value };
+	const day = new Date(latest).toISOString().slice(0, 10);
+	return fail(`${what} is outside the accepted range, 1970-01-01 to ${day} (one year from now)`);
 }
 
 function fromNumber(value: number, nowMs: number): TakenAtResult {
-	if (!Number.isFinite(value) || value <= 0) {
-		return { ok: false, reason: `${value} is not a positive Unix timestamp` };
-	}
+	if (!Number.isFinite(value) || value <= 0)
+		return fail(`${value} is not a positive Unix timestamp`);
 	return inRange(Math.round(value < SECONDS_LIMIT ? value * 1000 : value), String(value), nowMs);
 }
 
@@ -74,10 +70,10 @@ function fromDateText(text: string, timeZone: string, nowMs: number): TakenAtRes
 	const value = wallClockToEpochMs(date);
 	if (value !== undefined) return inRange(value, quoted, nowMs);
 	if (date.invalidReason === 'unsupported zone')
-		return { ok: false, reason: `the workflow's time zone "${timeZone}" is unknown` };
-	if (date.invalidReason === 'unit out of range')
-		return { ok: false, reason: `${quoted} is not a valid date and time` };
-	return { ok: false, reason: `${quoted} is not a date` };
+		return fail(`the workflow's time zone "${timeZone}" is unknown`);
+	const wrong =
+		date.invalidReason === 'unit out of range' ? 'not a valid date and time' : 'not a date';
+	return fail(`${quoted} is ${wrong}`);
 }
 
 /**
@@ -92,17 +88,12 @@ export function parseTakenAt(
 	timeZone: string,
 	nowMs: number = Date.now(),
 ): TakenAtResult {
-	if (value === undefined || value === null || value === '') return { ok: true, value: undefined };
+	if (value === undefined || value === null) return { ok: true, value: undefined };
 	if (typeof value === 'number') return fromNumber(value, nowMs);
 	if (value instanceof Date) return fromNumber(value.getTime(), nowMs);
-	if (
-		typeof value === 'object' &&
-		typeof (value as { toMillis?: unknown }).toMillis === 'function'
-	) {
-		return fromNumber((value as { toMillis: () => number }).toMillis(), nowMs);
-	}
-	if (typeof value !== 'string')
-		return { ok: false, reason: 'it is neither a date nor a timestamp' };
+	const luxon = value as { toMillis?: () => number };
+	if (typeof luxon.toMillis === 'function') return fromNumber(luxon.toMillis(), nowMs);
+	if (typeof value !== 'string') return fail('it is neither a date nor a timestamp');
 	const text = value.trim();
 	if (text === '') return { ok: true, value: undefined };
 	if (/^\d+(\.\d+)?$/.test(text)) return fromNumber(Number(text), nowMs);
