@@ -45,19 +45,17 @@ export function ascii(bytes: Uint8Array, start: number, end: number): string {
 	return text;
 }
 
-/** What the first bytes say a file is: its label, the media types that fit, the extension to name it with. */
-interface Sniffed {
-	label: string;
-	types: string[];
-	extension: string;
-	/** A photo or video format (else a document, archive, program or key the node knows by its bytes). */
-	media: boolean;
-}
-
-/** `types`: the media types that fit, separated by spaces; none for what is no photo or video. */
-const kind = (label: string, extension: string, types = ''): Sniffed => {
-	return { label, types: types ? types.split(' ') : [], extension, media: types !== '' };
-};
+/**
+ * What the first bytes say a file is: its label, the extension to name it with, the media types that
+ * fit (separated by spaces); none for what is no photo or video but a document, archive, program or
+ * key the node knows by its bytes.
+ */
+const kind = (label: string, extension: string, types = '') => ({
+	label,
+	types: types ? types.split(' ') : [],
+	extension,
+	media: types !== '',
+});
 
 const HEIF = 'image/heic image/heif image/heic-sequence image/heif-sequence';
 const MP4 = 'video/mp4 video/x-m4v audio/mp4 audio/x-m4a video/3gpp video/3gpp2 video/quicktime';
@@ -68,7 +66,7 @@ const TIFF =
 const DER = 'a DER-encoded key or certificate';
 
 /** Signatures: the first bytes ("?" stands for any byte), what they are. */
-const SIGNATURES: Array<[string, Sniffed]> = [
+const SIGNATURES: Array<[string, ReturnType<typeof kind>]> = [
 	['\xff\xd8\xff', kind('JPEG', 'jpg', 'image/jpeg image/pjpeg')],
 	['\x89PNG\r\n\x1a\n', kind('PNG', 'png', 'image/png image/apng')],
 	['GIF87a', kind('GIF', 'gif', 'image/gif')],
@@ -121,7 +119,7 @@ const SIGNATURES: Array<[string, Sniffed]> = [
 const QUICKTIME_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
 
 /** What the first bytes are, or undefined when they are none of the formats the node knows. */
-export function sniff(bytes: Uint8Array): Sniffed | undefined {
+export function sniff(bytes: Uint8Array) {
 	const matches = (signature: string) =>
 		[...signature].every((char, i) => char === '?' || bytes[i] === char.charCodeAt(0));
 	const known = SIGNATURES.find(([signature]) => matches(signature));
@@ -129,8 +127,8 @@ export function sniff(bytes: Uint8Array): Sniffed | undefined {
 	if (ascii(bytes, 0, 2) === 'BM' && bytes.length >= 14)
 		return kind('BMP', 'bmp', 'image/bmp image/x-ms-bmp');
 	// ISO base media files (MP4, MOV, HEIF): the major brand of their `ftyp` box
-	const brand = ascii(bytes, 8, 12);
 	if (ascii(bytes, 4, 8) === 'ftyp') {
+		const brand = ascii(bytes, 8, 12);
 		if (/^(hei[cxms]|mif[12])$/.test(brand))
 			return kind(`HEIF (${brand})`, brand.startsWith('mif') ? 'heif' : 'heic', HEIF);
 		if (/^(hev[cx]|msf1)$/.test(brand)) return kind(`HEIF (${brand})`, 'heics', HEIF);
@@ -201,11 +199,8 @@ export function sniffText(bytes: Uint8Array): string | undefined {
 }
 
 /** Media types whose content is text by nature (SVG among them: markup that can carry scripts). */
-export const isTextualType = (type: string) =>
-	type.startsWith('text/') ||
-	type.endsWith('+xml') ||
-	type.endsWith('+json') ||
-	['application/json', 'application/xml', 'application/javascript'].includes(type);
+const isTextualType = (type: string) =>
+	/^text\/|\+(xml|json)$|^application\/(json|xml|javascript)$/.test(type);
 
 /** MIME types that say nothing about a file (n8n gives text/plain to a file without extension). */
 export const isGenericMediaType = (type: string | undefined) =>
@@ -240,16 +235,10 @@ function refusalOf(name: string, type: string, head: Uint8Array, rules: TypeRule
 	const text = sniffText(head);
 	const sniffed = sniff(head);
 	const content = text ?? (sniffed?.media === false ? sniffed.label : undefined);
-	if (content)
-		return refuse(
-			text ? 'text' : 'notMedia',
-			`, but its content is ${content}, not a photo or video`,
-		);
-	if (CHECKABLE_TYPES.has(type) && !sniffed)
-		return refuse(
-			'unrecognised',
-			', but its first bytes are no photo or video format the node knows',
-		);
+	const isNot = `, but its content is ${content}, not a photo or video`;
+	if (content) return refuse(text ? 'text' : 'notMedia', isNot);
+	const unknown = ', but its first bytes are no photo or video format the node knows';
+	if (CHECKABLE_TYPES.has(type) && !sniffed) return refuse('unrecognised', unknown);
 	return undefined;
 }
 

@@ -12,12 +12,9 @@ export type Wholeness =
 	| { whole: false; format: string; reason: string }
 	| { whole: undefined; format?: string };
 
-/** Bytes taken from a chunk from `at` on: where it stopped, or -1 when it wants more. */
+/** Passes over the bytes of `chunk` from `at`: where it stopped, or -1 when it wants more. */
 type Scan = (chunk: Uint8Array, at: number) => number;
-/**
- * A format's structure, read as the bytes come: it asks for bytes to `read` (handed to it) or to be
- * passed over (a Scan), and returns a verdict where its structure ends.
- */
+/** A format's structure as the bytes come: it asks to `read` bytes or to pass some over, and returns the verdict at its end. */
 type Reader = Generator<{ read: number } | Scan, Wholeness, Uint8Array>;
 
 interface Walker {
@@ -36,8 +33,6 @@ const u32 = (bytes: Uint8Array, at: number) =>
 	new DataView(bytes.buffer, bytes.byteOffset).getUint32(at);
 const isRestart = (code: number) => code >= 0xd0 && code <= 0xd7;
 
-/** A format that reaches its end marker (whole), its last bytes missing (cut short), or odd bytes (cannot tell). */
-const ended = (format: string, whole: true | undefined): Wholeness => ({ whole, format });
 const cutShort = (format: string, reason: string): Wholeness => ({ whole: false, format, reason });
 
 function skip(bytes: number): Scan {
@@ -93,16 +88,16 @@ function jpegWalker(at: () => number): Walker {
 		let scan = false;
 		for (;;) {
 			if (scan) yield imageData();
-			else if ((yield read(1))[0] !== 0xff) return ended('JPEG', undefined);
+			else if ((yield read(1))[0] !== 0xff) return { whole: undefined, format: 'JPEG' };
 			let [code] = yield read(1);
 			while (code === 0xff) [code] = yield read(1);
-			if (code === 0xd9) return ended('JPEG', true);
+			if (code === 0xd9) return { whole: true, format: 'JPEG' };
 			scan = code === 0xda;
 			// SOI, TEM and RST0-7 stand alone: no length follows
 			if (code === 0xd8 || code === 0x01 || isRestart(code)) continue;
 			const [high, low] = yield read(2);
 			const length = (high << 8) | low;
-			if (length < 2) return ended('JPEG', undefined);
+			if (length < 2) return { whole: undefined, format: 'JPEG' };
 			yield skip(length - 2);
 			if (scan) scanAt = Math.min(scanAt, at());
 		}
@@ -123,7 +118,7 @@ function* pngReader(): Reader {
 		yield skip(u32(chunk, 0) + 4);
 	}
 	yield skip(4);
-	return ended('PNG', true);
+	return { whole: true, format: 'PNG' };
 }
 
 /**
@@ -144,7 +139,7 @@ function isoWalker(): Walker {
 			// a 64-bit size: beyond 2^53 bytes is no file
 			const large = size === 1 ? yield read(8) : undefined;
 			if (large) size = u32(large, 0) >= 2 ** 21 ? 0 : u32(large, 0) * 2 ** 32 + u32(large, 4);
-			if (size < (large ? 16 : 8)) return ended(format, undefined);
+			if (size < (large ? 16 : 8)) return { whole: undefined, format };
 			if (!boxes.has(type)) boxes.set(type, end);
 			end += size;
 			yield skip(size - (large ? 16 : 8));
@@ -161,7 +156,7 @@ function isoWalker(): Walker {
 				return cutShort(format, 'it has no movie header (moov) or image index (meta) yet');
 			if (meta !== undefined && (heifItemsEnd(head, meta) ?? 0) > size)
 				return cutShort(format, 'its image data lies past the end');
-			return ended(format, true);
+			return { whole: true, format };
 		},
 	};
 }
@@ -218,17 +213,17 @@ function tiffVerdict(size: number, head: Uint8Array): Wholeness {
 		}
 		queue.push(u32(end - 4));
 	}
-	return ended('TIFF', true);
+	return { whole: true, format: 'TIFF' };
 }
 
 /** A format whose header says its length: RIFF (WebP, AVI) and BMP. */
 function declaredLength(format: string, size: number, head: Uint8Array): Wholeness {
 	const view = new DataView(head.buffer, head.byteOffset, head.length);
 	const declared = format === 'BMP' ? view.getUint32(2, true) : view.getUint32(4, true) + 8;
-	if (declared === 0) return ended(format, undefined);
+	if (declared === 0) return { whole: undefined, format };
 	return declared > size
 		? cutShort(format, `its header says ${declared} bytes`)
-		: ended(format, true);
+		: { whole: true, format };
 }
 
 /**
@@ -241,10 +236,10 @@ function* gifReader(): Reader {
 	yield skip(colorTable(screen[10]));
 	for (;;) {
 		const [kind] = yield read(1);
-		if (kind === 0x3b) return ended('GIF', true);
+		if (kind === 0x3b) return { whole: true, format: 'GIF' };
 		if (kind === 0x21)
 			yield skip(1); // an extension's label
-		else if (kind !== 0x2c) return ended('GIF', undefined);
+		else if (kind !== 0x2c) return { whole: undefined, format: 'GIF' };
 		// an image: its descriptor, its color table, the LZW code size
 		else yield skip(colorTable((yield read(9))[8]) + 1);
 		yield subBlocks();
@@ -258,7 +253,7 @@ function walkerFor(start: Uint8Array, at: () => number): Walker | undefined {
 	/** A format that needs only its first bytes and its size. */
 	const byHead = (format: string, judge: Walker['short']): Walker => ({
 		short: (size, head) =>
-			head.length < SIGNATURE_BYTES ? ended(format, undefined) : judge(size, head),
+			head.length < SIGNATURE_BYTES ? { whole: undefined, format } : judge(size, head),
 	});
 	const reading = (reader: Reader, format: string, reason: string) => ({
 		reader,
