@@ -99,24 +99,6 @@ function pngTiff(bytes: Uint8Array): Uint8Array | undefined {
 	return undefined;
 }
 
-interface Box {
-	type: string;
-	start: number;
-	end: number;
-}
-
-/** The boxes inside bytes[start, end); stops at the first one that does not fit. */
-function children(bytes: Uint8Array, start: number, end: number): Box[] {
-	const boxes: Box[] = [];
-	for (let at = start; at + 8 <= end;) {
-		const size = viewOf(bytes, at, 4)!.getUint32(0);
-		if (size < 8 || at + size > end) break;
-		boxes.push({ type: ascii(bytes, at + 4, at + 8), start: at + 8, end: at + size });
-		at += size;
-	}
-	return boxes;
-}
-
 /** An unsigned big-endian integer of 0, 2, 4 or 8 bytes. */
 function uint(view: DataView, at: number, size: number): number {
 	if (size === 8) return Number(view.getBigUint64(at));
@@ -125,34 +107,47 @@ function uint(view: DataView, at: number, size: number): number {
 
 const dataView = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
 
+/** An ISO-BMFF box: its type and its payload (a view of the file's bytes). */
+type Box = { type: string; body: Uint8Array };
+
+/** The boxes one after the other in `bytes`; stops at the first one that does not fit. */
+function children(bytes: Uint8Array): Box[] {
+	const boxes: Box[] = [];
+	for (let at = 0; at + 8 <= bytes.length;) {
+		const size = dataView(bytes).getUint32(at);
+		if (size < 8 || at + size > bytes.length) break;
+		boxes.push({ type: ascii(bytes, at + 4, at + 8), body: bytes.subarray(at + 8, at + size) });
+		at += size;
+	}
+	return boxes;
+}
+
 /** Method 0: at an offset in the file; 1: in `idat`. */
 type Extent = [method: number, offset: number, length: number];
 
-/** Every item's data reference and extents from an `iloc` box, versions 0 to 2. */
-function itemLocations(bytes: Uint8Array, iloc: Box) {
-	const view = dataView(bytes);
-	const version = bytes[iloc.start];
-	let at = iloc.start + 4;
-	if (version > 2 || at + 4 > iloc.end) return undefined;
-	const [offsetSize, lengthSize] = [bytes[at] >> 4, bytes[at] & 15];
-	const [baseSize, indexSize] = [bytes[at + 1] >> 4, version === 0 ? 0 : bytes[at + 1] & 15];
+/** Every item's data reference and extents from the payload of an `iloc` box, versions 0 to 2. */
+function itemLocations(iloc: Uint8Array) {
+	const view = dataView(iloc);
+	const version = iloc[0];
+	if (version > 2 || iloc.length < 8) return undefined;
+	const [offsetSize, lengthSize] = [iloc[4] >> 4, iloc[4] & 15];
+	const [baseSize, indexSize] = [iloc[5] >> 4, version === 0 ? 0 : iloc[5] & 15];
 	if (![offsetSize, lengthSize, baseSize, indexSize].every((size) => [0, 4, 8].includes(size)))
 		return undefined;
 	const [idSize, methodSize] = [version === 2 ? 4 : 2, version === 0 ? 0 : 2];
-	const count = uint(view, at + 2, idSize);
-	at += 2 + idSize;
+	const count = uint(view, 6, idSize);
 	const extentSize = indexSize + offsetSize + lengthSize;
 	const locations = new Map<number, { reference: number; extents: Extent[] }>();
-	for (let item = 0; item < count; item++) {
-		if (at + idSize + methodSize + 4 + baseSize > iloc.end) return undefined;
+	for (let [item, at] = [0, 6 + idSize]; item < count; item++) {
+		if (at + idSize + methodSize + 4 + baseSize > iloc.length) return undefined;
 		const id = uint(view, at, idSize);
 		const method = methodSize ? view.getUint16(at + idSize) & 15 : 0;
 		at += idSize + methodSize;
+		const reference = view.getUint16(at);
 		const base = uint(view, at + 2, baseSize);
 		const extentCount = view.getUint16(at + 2 + baseSize);
-		const reference = view.getUint16(at);
 		at += 4 + baseSize;
-		if (at + extentCount * extentSize > iloc.end) return undefined;
+		if (at + extentCount * extentSize > iloc.length) return undefined;
 		const extents: Extent[] = [];
 		for (let i = 0; i < extentCount; i++, at += extentSize) {
 			const offset = base + uint(view, at + indexSize, offsetSize);
@@ -163,7 +158,7 @@ function itemLocations(bytes: Uint8Array, iloc: Box) {
 	return locations;
 }
 
-/** The `meta` box of an ISO-BMFF file among its first 64 top-level boxes (or at `offset`), and its children. */
+/** The boxes in the `meta` box of an ISO-BMFF file, among its first 64 top-level boxes (or at `offset`). */
 function metaBoxes(bytes: Uint8Array, offset?: number): Box[] | undefined {
 	let at = offset ?? 0;
 	for (let box = 0; box < 64; box++) {
@@ -175,7 +170,7 @@ function metaBoxes(bytes: Uint8Array, offset?: number): Box[] | undefined {
 		if (ascii(bytes, at + 4, at + 8) === 'meta')
 			return at + size > bytes.length || size > 512 * 1024
 				? undefined
-				: children(bytes, at + 12, at + size);
+				: children(bytes.subarray(at + 12, at + size));
 		if (offset !== undefined) return undefined;
 		at += size;
 	}
@@ -188,7 +183,7 @@ function metaBoxes(bytes: Uint8Array, offset?: number): Box[] | undefined {
  */
 export function heifItemsEnd(bytes: Uint8Array, offset: number): number | undefined {
 	const iloc = metaBoxes(bytes, offset)?.find((box) => box.type === 'iloc');
-	const locations = iloc && itemLocations(bytes, iloc);
+	const locations = iloc && itemLocations(iloc.body);
 	if (!locations) return undefined;
 	let end = 0;
 	for (const { reference, extents } of locations.values())
@@ -203,30 +198,26 @@ function heifTiff(bytes: Uint8Array): Uint8Array | undefined {
 	const [iinf, iloc, idat] = ['iinf', 'iloc', 'idat'].map((t) => boxes.find((b) => b.type === t));
 	if (!iinf || !iloc) return undefined;
 	// item entries of version 2 (a 16-bit id) or 3 (32-bit), then a protection index of 0 and a type
-	const entries = children(bytes, iinf.start + (bytes[iinf.start] === 0 ? 6 : 8), iinf.end);
-	const exif = entries.find(({ type, start, end }) => {
-		const at = start + (bytes[start] === 2 ? 6 : 8);
-		return (
-			type === 'infe' && bytes[start] >= 2 && ascii(bytes, at, Math.min(at + 6, end)) === '\0\0Exif'
-		);
+	const exif = children(iinf.body.subarray(iinf.body[0] === 0 ? 6 : 8)).find(({ type, body }) => {
+		const at = body[0] === 2 ? 6 : 8;
+		return type === 'infe' && body[0] >= 2 && ascii(body, at, at + 6) === '\0\0Exif';
 	});
-	const id = exif && uint(dataView(bytes), exif.start + 4, bytes[exif.start] === 2 ? 2 : 4);
-	const location = id === undefined ? undefined : itemLocations(bytes, iloc)?.get(id);
+	const id = exif && uint(dataView(exif.body), 4, exif.body[0] === 2 ? 2 : 4);
+	const location = id === undefined ? undefined : itemLocations(iloc.body)?.get(id);
 	if (!location || location.reference !== 0 || location.extents.length === 0) return undefined;
 	const parts: Uint8Array[] = [];
 	for (const [method, offset, length] of location.extents) {
-		const [from, limit] =
-			method === 1 ? [(idat?.start ?? -Infinity) + offset, idat?.end ?? 0] : [offset, bytes.length];
-		const to = length === 0 && method === 1 ? limit : from + length;
-		if (method > 1 || from < 0 || to > limit || to <= from) return undefined;
-		parts.push(bytes.subarray(from, to));
+		const source = method === 0 ? bytes : method === 1 ? idat?.body : undefined;
+		const end = length === 0 && method === 1 ? source?.length : offset + length;
+		if (!source || end === undefined || end > source.length || end <= offset) return undefined;
+		parts.push(source.subarray(offset, end));
 	}
 	const item = parts.length === 1 ? parts[0] : new Uint8Array(Buffer.concat(parts));
 	if (item.length < 8 || item.length > 512 * 1024) return undefined;
 	// as exiftool: the 4-byte header size may be missing, before a TIFF or an "Exif\0\0" header
 	if (['II*\0', 'MM\0*'].includes(ascii(item, 0, 4))) return item;
 	if (ascii(item, 0, 6) === 'Exif\0\0') return item.subarray(6);
-	const start = 4 + viewOf(item, 0, 4)!.getUint32(0);
+	const start = 4 + dataView(item).getUint32(0);
 	return start < item.length ? item.subarray(start) : undefined;
 }
 
