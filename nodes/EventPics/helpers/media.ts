@@ -38,12 +38,8 @@ export function extensionForMediaType(type: string): string | false {
 }
 
 /** bytes[start, end) as text, one character per byte. */
-export function ascii(bytes: Uint8Array, start: number, end: number): string {
-	let text = '';
-	for (let at = start; at < Math.min(end, bytes.length); at += 8192)
-		text += String.fromCharCode(...bytes.subarray(at, Math.min(end, at + 8192)));
-	return text;
-}
+export const ascii = (bytes: Uint8Array, start: number, end: number) =>
+	Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1', start, end);
 
 /**
  * What the first bytes say a file is: its label, the extension to name it with, the media types that
