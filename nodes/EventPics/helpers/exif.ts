@@ -4,9 +4,8 @@ import { ascii } from './media';
 import { wallClockToEpochMs } from './takenAt';
 
 /**
- * When a photo was taken, from the EXIF of its first bytes (the first MiB of a file, or all of a file
- * held in memory): JPEG, TIFF-based RAW (TIFF, DNG, CR2, NEF, ARW), HEIF/AVIF and PNG. Every read is
- * bounds-checked against those bytes; missing, invalid, corrupt or truncated data gives no date.
+ * When a photo was taken, from the EXIF of its first MiB: JPEG, TIFF and RAW, HEIF/AVIF and PNG.
+ * Every read is bounds-checked; missing, corrupt or truncated data gives no date.
  */
 
 export interface ExifCaptureTime {
@@ -177,10 +176,7 @@ function metaBoxes(bytes: Uint8Array, offset?: number): Box[] | undefined {
 	return undefined;
 }
 
-/**
- * Where the last byte of a HEIF/AVIF file's items lies, by its `meta` box at `offset`: the end of the
- * furthest extent stored at a file offset (wholeness.ts asks it). Undefined when it cannot be read.
- */
+/** Where a HEIF/AVIF file's items stored in the file end, by its `meta` box at `offset` (wholeness.ts asks). */
 export function heifItemsEnd(bytes: Uint8Array, offset: number): number | undefined {
 	const iloc = metaBoxes(bytes, offset)?.find((box) => box.type === 'iloc');
 	const locations = iloc && itemLocations(iloc.body);
@@ -221,10 +217,7 @@ function heifTiff(bytes: Uint8Array): Uint8Array | undefined {
 	return start < item.length ? item.subarray(start) : undefined;
 }
 
-/**
- * The date tags of IFD0 and of the Exif IFD it points to. Other IFDs are never visited, so a chain of
- * next-IFD pointers cannot make it loop; an Exif IFD pointer back at IFD0 is ignored.
- */
+/** The date tags of IFD0 and its Exif IFD: no other IFD is visited, so no pointer can make it loop. */
 function tiffTags(tiff: Uint8Array): Map<number, string> {
 	const found = new Map<number, string>();
 	const header = viewOf(tiff, 0, 8);
@@ -255,10 +248,7 @@ function tiffTags(tiff: Uint8Array): Map<number, string> {
 	return found;
 }
 
-/**
- * The capture time: DateTimeOriginal, else CreateDate, else IFD0 DateTime (the first that holds a
- * valid date), with the offset and sub-seconds written for that date. Never throws.
- */
+/** The first valid of DateTimeOriginal, CreateDate, DateTime, with that date's offset and sub-seconds. */
 export function readCaptureTime(bytes: Uint8Array): ExifCaptureTime | undefined {
 	let tags: Map<number, string>;
 	try {

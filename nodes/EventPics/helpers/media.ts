@@ -1,10 +1,5 @@
 import data from './mediaTypes.generated.json';
 
-/**
- * What a file is, from its name (mime-types' table, which EventPics signs the upload for) and from
- * its first bytes (one table of signatures), and whether an album should take it.
- */
-
 /** No prototype: a name such as "constructor" is never found by accident. */
 const frozenTable = (rows: string[][]): Readonly<Record<string, string | undefined>> =>
 	Object.freeze(Object.assign(Object.create(null), Object.fromEntries(rows)));
@@ -41,11 +36,7 @@ export function extensionForMediaType(type: string): string | false {
 export const ascii = (bytes: Uint8Array, start: number, end: number) =>
 	Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1', start, end);
 
-/**
- * What the first bytes say a file is: its label, the extension to name it with, the media types that
- * fit (separated by spaces); none for what is no photo or video but a document, archive, program or
- * key the node knows by its bytes.
- */
+/** What first bytes say a file is; no media types: a document, archive, program or key, no photo or video. */
 const kind = (label: string, extension: string, types = '') => ({
 	label,
 	types: types ? types.split(' ') : [],
@@ -165,10 +156,8 @@ function textKind(text: string): string {
 }
 
 /**
- * What kind of text the first bytes are (HTML, XML or markup, JSON, text), or undefined when they
- * are a format the node knows or do not read as text. Text is: at least nine in ten characters
- * printable, white space or ESC (coloured terminal text), so that a few stray bytes (NULs, a Latin-1
- * letter, 0x85, 0xFF) do not hide it; UTF-16 (every other byte zero) is read as such, else UTF-8.
+ * What kind of text the first bytes are, if they are: nine in ten characters (UTF-16 when every other
+ * byte is zero, else UTF-8) printable, white space or ESC, so that a few stray bytes do not hide it.
  */
 export function sniffText(bytes: Uint8Array): string | undefined {
 	if (bytes.length < 8 || sniff(bytes)) return undefined;
@@ -239,10 +228,9 @@ function refusalOf(name: string, type: string, head: Uint8Array, rules: TypeRule
 }
 
 /**
- * The name and Content-Type a file is sent with: the name gets an extension from the binary's MIME
- * type when it has none, or from its first bytes when that type says nothing; the type follows from
- * the name (mime-types' table: the upload address is signed for it). Refuses what an album should
- * not get unless `rules` allow it; warns when the bytes say another format.
+ * The name (an extension added from the MIME type, or the first bytes when it says nothing) and the
+ * type it gives (the upload address is signed for it); refuses what `rules` do not allow, warns of bytes
+ * of another format.
  */
 export function decideType(
 	fileName: string,

@@ -27,10 +27,7 @@ export function wallClockToEpochMs(wallClock: DateTime): number | undefined {
 	return sameClock === clockOf(wallClock) ? earlier : chosen;
 }
 
-/**
- * An instant as ISO 8601 in a time zone, with that zone's offset (`2026-06-20T18:30:05+02:00`;
- * milliseconds only when there are some). In UTC (`...Z`) when the zone is unknown.
- */
+/** An instant as ISO 8601 with the zone's offset, milliseconds only when there are some; UTC if the zone is unknown. */
 export function isoInZone(epochMs: number, timeZone: string): string {
 	const options = { suppressMilliseconds: true };
 	const inZone = DateTime.fromMillis(epochMs, { zone: timeZone });
@@ -43,11 +40,7 @@ const fail = (reason: string): TakenAtResult => ({ ok: false, reason });
 /** Numbers below this are epoch seconds (it is 5138 AD in seconds, 1973 in milliseconds). */
 const SECONDS_LIMIT = 1e11;
 
-/**
- * The accepted range: from 1970-01-01 (Unix time 0 is "no date" in many systems, and no digital
- * photo is older) to one year from now (a camera clock set a few months ahead still passes; 1e20 or
- * the year 9999 do not).
- */
+/** From 1970 (Unix time 0 is "no date" to many systems) to a year ahead (a camera clock set ahead passes, 9999 not). */
 function inRange(value: number, what: string, nowMs: number): TakenAtResult {
 	const latest = nowMs + 366 * DAY_MS;
 	if (value > 0 && value <= latest) return { ok: true, value };
@@ -77,11 +70,8 @@ function fromDateText(text: string, timeZone: string, nowMs: number): TakenAtRes
 }
 
 /**
- * Reads the Taken At parameter into integer Unix milliseconds: epoch milliseconds or seconds (as a
- * number or digits), ISO 8601 or SQL-style text (without an offset it is read in the workflow's time
- * zone; wallClockToEpochMs says which instant a time around a daylight-saving change is), a Date, or
- * an n8n (Luxon) date. Empty means "not given". Values outside 1970-01-01 .. one year from now are
- * refused.
+ * The Taken At parameter as Unix milliseconds, from epoch milliseconds or seconds, ISO 8601 or SQL text
+ * (in `timeZone` without an offset), a Date or a Luxon date; empty is "not given".
  */
 export function parseTakenAt(
 	value: unknown,

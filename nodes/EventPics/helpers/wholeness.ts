@@ -2,10 +2,8 @@ import { heifItemsEnd } from './exif';
 import { ascii } from './media';
 
 /**
- * Whether a file is whole, by its own structure: a photo read while the camera or booth software
- * still writes it ends too early, and its format says so. The check sees every byte once, as the file
- * is read before its upload, and keeps only a few bytes of state. Other formats (Matroska, WebM,
- * MPEG) cannot tell.
+ * Whether a file is whole by its own structure (a photo still being written ends too early), from
+ * one pass over its bytes with a few bytes of state. Matroska, WebM, MPEG and others cannot tell.
  */
 export type Wholeness =
 	| { whole: true; format: string }
@@ -19,7 +17,7 @@ type Reader = Generator<{ read: number } | Scan, Wholeness, Uint8Array>;
 
 interface Walker {
 	reader?: Reader;
-	/** The verdict when the file ends before its reader returned (or for a format without one). */
+	/** The verdict when the file ends before its reader returned, or for a format without one. */
 	short(size: number, head: Uint8Array): Wholeness;
 	/** Bytes of the file's start that tell all its format says before its data (a JPEG's segments up to the image data). */
 	headBytes?(): number;
@@ -78,9 +76,8 @@ function subBlocks(): Scan {
 }
 
 /**
- * A JPEG: its segments one after the other, then the image data after each SOS, up to the end
- * marker (EOI). Whatever follows EOI (a phone's "motion photo" video, a maker's trailer) is not looked
- * at. Bytes that are no marker where one is due make it a file the check cannot tell about.
+ * A JPEG: its segments, then the image data after each SOS, up to the end marker (EOI); what follows
+ * (a phone's "motion photo" video) is not looked at. No marker where one is due: cannot tell.
  */
 function jpegWalker(at: () => number): Walker {
 	let scanAt = Infinity;
@@ -122,9 +119,8 @@ function* pngReader(): Reader {
 }
 
 /**
- * An ISO-BMFF file (HEIC, HEIF, AVIF, MP4, MOV, CR3): its top-level boxes must end exactly where the
- * file ends, a movie needs its header (moov) and its media data (mdat), and the items an image's
- * `meta` box locates in the file must lie inside it. A box "to the end of the file" cannot tell.
+ * ISO-BMFF (HEIC, AVIF, MP4, MOV, CR3): its boxes end where the file ends, a movie has moov and mdat,
+ * an image's items (by `meta`) lie inside it. A box "to the end of the file" cannot tell.
  */
 function isoWalker(): Walker {
 	const format = 'ISO-BMFF';
@@ -172,9 +168,8 @@ const TIFF_POINTERS = new Set([330, 34665]); // SubIFDs, the Exif IFD
 const MAX_IFDS = 32;
 
 /**
- * A TIFF or TIFF-based RAW file (DNG, CR2, NEF, ARW): every IFD it points to, each value stored out
- * of line and each image strip or tile must lie inside the file. IFDs are read from the file's first
- * bytes (where writers put them); one further in is taken on trust.
+ * A TIFF or RAW file (DNG, CR2, NEF, ARW): its IFDs, values and image strips or tiles lie inside it.
+ * IFDs are read from the head (where writers put them); one further in is taken on trust.
  */
 function tiffVerdict(size: number, head: Uint8Array): Wholeness {
 	const little = head[0] === 0x49;
@@ -226,10 +221,7 @@ function declaredLength(format: string, size: number, head: Uint8Array): Wholene
 		: { whole: true, format };
 }
 
-/**
- * A GIF: its header and color table, then blocks (extensions and images, each a run of sub-blocks)
- * up to the trailer byte.
- */
+/** A GIF: header and color table, then extensions and images (runs of sub-blocks) up to the trailer. */
 function* gifReader(): Reader {
 	const colorTable = (flags: number) => (flags & 0x80 ? 3 * 2 ** ((flags & 7) + 1) : 0);
 	const screen = yield read(13); // the header and logical screen descriptor
@@ -275,9 +267,8 @@ function walkerFor(start: Uint8Array, at: () => number): Walker | undefined {
 }
 
 /**
- * A check fed the file's bytes in order (`push`); `verdict` takes the file's first bytes (at least
- * the first MiB, which the EXIF reader keeps anyway) once all bytes were pushed. `headBytes` says
- * when fewer tell all (a JPEG's metadata ends where its image data begins).
+ * Fed the file's bytes in order (`push`); `verdict` takes its first MiB (the EXIF reader's head) or
+ * the first `headBytes`, which tell all when fewer do (a JPEG's metadata ends at its image data).
  */
 export function wholenessCheck(): {
 	push: (chunk: Uint8Array) => void;
