@@ -50,35 +50,25 @@ const TIFF =
 	'image/tiff image/x-adobe-dng image/x-canon-cr2 image/x-nikon-nef image/x-sony-arw ' +
 	'image/x-panasonic-rw2 image/x-olympus-orf image/x-pentax-pef image/x-samsung-srw ' +
 	'image/x-fuji-raf image/x-dcraw';
-const DER = 'a DER-encoded key or certificate';
 
-/** Signatures: the first bytes ("?" stands for any byte), what they are. */
+/** Signatures: the first bytes ("?" stands for any byte, "|" separates alternatives), what they are. */
 const SIGNATURES: Array<[string, ReturnType<typeof kind>]> = [
 	['\xff\xd8\xff', kind('JPEG', 'jpg', 'image/jpeg image/pjpeg')],
 	['\x89PNG\r\n\x1a\n', kind('PNG', 'png', 'image/png image/apng')],
-	['GIF87a', kind('GIF', 'gif', 'image/gif')],
-	['GIF89a', kind('GIF', 'gif', 'image/gif')],
+	['GIF87a|GIF89a', kind('GIF', 'gif', 'image/gif')],
 	['RIFF????WEBP', kind('WebP', 'webp', 'image/webp')],
 	['RIFF????AVI ', kind('AVI', 'avi', 'video/x-msvideo video/avi')],
-	['IIRO', kind('Olympus ORF', 'orf', TIFF)],
-	['IIRS', kind('Olympus ORF', 'orf', TIFF)],
-	['MMOR', kind('Olympus ORF', 'orf', TIFF)],
+	['IIRO|IIRS|MMOR', kind('Olympus ORF', 'orf', TIFF)],
 	['IIU\0', kind('Panasonic RW2', 'rw2', TIFF)],
 	['FUJIFILMCCD-RAW', kind('Fujifilm RAF', 'raf', TIFF)],
 	['II*\0????CR', kind('Canon CR2', 'cr2', TIFF)],
-	['II*\0', kind('TIFF', 'tif', TIFF)],
-	['MM\0*', kind('TIFF', 'tif', TIFF)],
-	['II+\0', kind('TIFF', 'tif', TIFF)],
-	['MM\0+', kind('TIFF', 'tif', TIFF)],
+	['II*\0|MM\0*|II+\0|MM\0+', kind('TIFF', 'tif', TIFF)],
 	['8BPS', kind('Photoshop', 'psd', 'image/vnd.adobe.photoshop')],
 	['\0\0\x01\0?\0', kind('Windows icon', 'ico', 'image/vnd.microsoft.icon image/x-icon')],
-	['\xff\x0a', kind('JPEG XL', 'jxl', 'image/jxl')],
-	['\0\0\0\x0cJXL ', kind('JPEG XL', 'jxl', 'image/jxl')],
+	['\xff\x0a|\0\0\0\x0cJXL ', kind('JPEG XL', 'jxl', 'image/jxl')],
 	['\x30\x26\xb2\x75\x8e\x66\xcf\x11', kind('ASF (WMV)', 'wmv', 'video/x-ms-wmv video/x-ms-asf')],
-	['\0\0\x01\xba', kind('MPEG', 'mpg', 'video/mpeg')],
-	['\0\0\x01\xb3', kind('MPEG', 'mpg', 'video/mpeg')],
-	['????ftypavif', kind('AVIF', 'avif', 'image/avif')],
-	['????ftypavis', kind('AVIF', 'avif', 'image/avif')],
+	['\0\0\x01\xba|\0\0\x01\xb3', kind('MPEG', 'mpg', 'video/mpeg')],
+	['????ftypavif|????ftypavis', kind('AVIF', 'avif', 'image/avif')],
 	['????ftypqt  ', kind('QuickTime', 'mov', 'video/quicktime')],
 	['????ftypcrx ', kind('Canon CR3', 'cr3', 'image/x-canon-cr3')],
 	['????ftypM4V ', kind('MP4 (M4V)', 'm4v', MP4)],
@@ -92,15 +82,13 @@ const SIGNATURES: Array<[string, ReturnType<typeof kind>]> = [
 	[`${'?'.repeat(257)}ustar`, kind('a tar archive', 'tar')],
 	['MZ', kind('a Windows program', 'exe')],
 	['\x7fELF', kind('a program (ELF)', 'bin')],
-	['\xcf\xfa\xed\xfe', kind('a macOS program', 'bin')],
-	['\xce\xfa\xed\xfe', kind('a macOS program', 'bin')],
+	['\xcf\xfa\xed\xfe|\xce\xfa\xed\xfe', kind('a macOS program', 'bin')],
 	['\xca\xfe\xba\xbe', kind('a macOS program or Java class', 'bin')],
 	['\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1', kind('an Office document', 'doc')],
 	['\xfe\xed\xfe\xed', kind('a Java keystore', 'jks')],
 	['SQLite f', kind('an SQLite database', 'sqlite')],
 	// DER: a SEQUENCE with a long length (keys, certificates, PKCS#12 files)
-	['0\x82', kind(DER, 'der')],
-	['0\x83', kind(DER, 'der')],
+	['0\x82|0\x83', kind('a DER-encoded key or certificate', 'der')],
 ];
 
 const QUICKTIME_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
@@ -109,7 +97,7 @@ const QUICKTIME_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']
 export function sniff(bytes: Uint8Array) {
 	const matches = (signature: string) =>
 		[...signature].every((char, i) => char === '?' || bytes[i] === char.charCodeAt(0));
-	const known = SIGNATURES.find(([signature]) => matches(signature));
+	const known = SIGNATURES.find(([signatures]) => signatures.split('|').some(matches));
 	if (known) return known[1];
 	if (ascii(bytes, 0, 2) === 'BM' && bytes.length >= 14)
 		return kind('BMP', 'bmp', 'image/bmp image/x-ms-bmp');
