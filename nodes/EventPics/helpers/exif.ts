@@ -22,7 +22,6 @@ const CHOICES = [
 	['CreateDate', 0x9004, 0x9012, 0x9292],
 	['DateTime', 0x0132, 0x9010, 0x9290],
 ] as const;
-const EXIF_IFD = 0x8769;
 
 /** An Exif date "YYYY:MM:DD HH:MM:SS" as 'YYYY-MM-DDTHH:mm:ss'; blank, zero or impossible dates give undefined. */
 export function parseExifDate(value: string): string | undefined {
@@ -232,7 +231,7 @@ function tiffTags(tiff: Uint8Array): Map<number, string> {
 			const [tag, type] = [entries.getUint16(i, little), entries.getUint16(i + 2, little)];
 			const length = entries.getUint32(i + 4, little);
 			const value = length <= 4 ? at + 2 + i + 8 : entries.getUint32(i + 8, little);
-			if (tag === EXIF_IFD && (type === 4 || type === 13) && length === 1)
+			if (tag === 0x8769 /* the Exif IFD */ && (type === 4 || type === 13) && length === 1)
 				exifIfd ??= entries.getUint32(i + 8, little);
 			else if (wanted.includes(tag) && !found.has(tag) && type === 2 && length <= 64) {
 				if (value + length <= tiff.length)

@@ -7,10 +7,8 @@ export const MAX_FILE_NAME_BYTES = 200;
 const utf8Length = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /**
- * A file name safe to send: no directory part, no control, bidi or zero-width characters, surrounding
- * spaces and dots trimmed, other Unicode kept, cut to MAX_FILE_NAME_BYTES without breaking a
- * character or the extension. Of a longer name only its first and last 4,096 characters are looked at.
- * (n8n-workflow's sanitizeFilename does only the directory part and is missing from n8n 2.0 and 2.1.)
+ * A file name safe to send (docs/limits.md), cut without breaking a character or the extension.
+ * n8n-workflow's sanitizeFilename does only the directory part and is missing from n8n 2.0 and 2.1.
  */
 export function sanitizeFileName(raw: string): string {
 	const whole = raw.slice(Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\')) + 1);

@@ -91,7 +91,7 @@ const SIGNATURES: Array<[string, ReturnType<typeof kind>]> = [
 	['0\x82|0\x83', kind('a DER-encoded key or certificate', 'der')],
 ];
 
-const QUICKTIME_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
+export const QUICKTIME_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
 
 /** What the first bytes are, or undefined when they are none of the formats the node knows. */
 export function sniff(bytes: Uint8Array) {
@@ -176,9 +176,9 @@ const isTextualType = (type: string) =>
 	/^text\/|\+(xml|json)$|^application\/(json|xml|javascript)$/.test(type);
 
 /** MIME types that say nothing about a file (n8n gives text/plain to a file without extension). */
-export const isGenericMediaType = (type: string | undefined) =>
-	['', 'text/plain', 'application/octet-stream', 'binary/octet-stream'].includes(
-		type?.split(';')[0].trim().toLowerCase() ?? '',
+export const isGenericMediaType = (type = '') =>
+	/^(text\/plain|(application|binary)\/octet-stream)?$/.test(
+		type.split(';')[0].trim().toLowerCase(),
 	);
 
 /** File Types: what the node uploads. */

@@ -8,13 +8,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const clockOf = (instant: DateTime) => instant.toISO({ includeOffset: false });
 
 /**
- * The instant (ms since 1970) a wall-clock date and time of a zone stands for; undefined when it is
- * invalid (impossible date, unknown zone). Around a daylight-saving change:
- * - a time that happens twice (clocks turned back, Berlin 2026-10-25 02:30) is the FIRST of the two
- *   instants (00:30 UTC, still summer time). Luxon alone picks by the offset in force on the day the
- *   code runs, so its answer would change with the season;
- * - a time that never happens (clocks turned forward, Berlin 2026-03-29 02:30) is moved forward by the
- *   length of the gap (03:30 summer time = 01:30 UTC), as luxon does (Temporal's 'compatible').
+ * The instant (ms) a valid wall-clock time of a zone stands for. A time that happens twice (Berlin
+ * 2026-10-25 02:30) is the FIRST (luxon alone picks by today's offset, so its answer would change with
+ * the season); one that never happens (2026-03-29 02:30) moves forward by the gap, as luxon does.
  * Uses only luxon APIs that n8n 2.0's luxon (3.4.4) has.
  */
 export function wallClockToEpochMs(wallClock: DateTime): number | undefined {

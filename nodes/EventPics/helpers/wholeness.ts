@@ -1,5 +1,5 @@
 import { heifItemsEnd } from './exif';
-import { ascii } from './media';
+import { ascii, QUICKTIME_ATOMS } from './media';
 
 /**
  * Whether a file is whole by its own structure (a photo still being written ends too early), from
@@ -216,9 +216,8 @@ function declaredLength(format: string, size: number, head: Uint8Array): Wholene
 	const view = new DataView(head.buffer, head.byteOffset, head.length);
 	const declared = format === 'BMP' ? view.getUint32(2, true) : view.getUint32(4, true) + 8;
 	if (declared === 0) return { whole: undefined, format };
-	return declared > size
-		? cutShort(format, `its header says ${declared} bytes`)
-		: { whole: true, format };
+	if (declared > size) return cutShort(format, `its header says ${declared} bytes`);
+	return { whole: true, format };
 }
 
 /** A GIF: header and color table, then extensions and images (runs of sub-blocks) up to the trailer. */
@@ -238,8 +237,6 @@ function* gifReader(): Reader {
 	}
 }
 
-const ISO_FIRST_BOXES = new Set(['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
-
 function walkerFor(start: Uint8Array, at: () => number): Walker | undefined {
 	const head = ascii(start, 0, 8);
 	/** A format that needs only its first bytes and its size. */
@@ -254,7 +251,7 @@ function walkerFor(start: Uint8Array, at: () => number): Walker | undefined {
 	if (head.startsWith('\xff\xd8\xff')) return jpegWalker(at);
 	if (head === '\x89PNG\r\n\x1a\n')
 		return reading(pngReader(), 'PNG', 'it ends before its IEND chunk');
-	if (ISO_FIRST_BOXES.has(ascii(start, 4, 8))) return isoWalker();
+	if (ascii(start, 4, 8) === 'ftyp' || QUICKTIME_ATOMS.has(ascii(start, 4, 8))) return isoWalker();
 	if (head.startsWith('II*\0') || head.startsWith('MM\0*')) return byHead('TIFF', tiffVerdict);
 	const riff = { WEBP: 'WebP', 'AVI ': 'AVI' }[ascii(start, 8, 12)];
 	if (ascii(start, 0, 4) === 'RIFF' && riff)
@@ -279,7 +276,7 @@ export function wholenessCheck(): {
 	let start = new Uint8Array(0);
 	let walker: Walker | undefined;
 	let step: ReturnType<Reader['next']> | undefined;
-	let [decided, size, fed, at] = [false, 0, 0, 0];
+	let [size, fed, at] = [0, 0, 0];
 	let held: Uint8Array = new Uint8Array(0);
 	/** Hands the reader what it asks for, as far as `chunk` goes. */
 	const feed = (chunk: Uint8Array) => {
@@ -303,7 +300,6 @@ export function wholenessCheck(): {
 		}
 	};
 	const decide = (earlier: Uint8Array) => {
-		decided = true;
 		walker = walkerFor(start, () => at);
 		step = walker?.reader?.next();
 		feed(earlier);
@@ -311,7 +307,7 @@ export function wholenessCheck(): {
 	return {
 		push(chunk) {
 			size += chunk.length;
-			if (!decided) {
+			if (start.length < SIGNATURE_BYTES) {
 				// only the signature's bytes are copied, never the chunk (a file may come as one buffer)
 				const earlier = start;
 				start = Uint8Array.of(...start, ...chunk.subarray(0, SIGNATURE_BYTES - start.length));
@@ -322,7 +318,7 @@ export function wholenessCheck(): {
 		},
 		headBytes: () => walker?.headBytes?.() ?? Infinity,
 		verdict(head) {
-			if (!decided) decide(start);
+			if (start.length < SIGNATURE_BYTES) decide(start);
 			if (step?.done) return step.value;
 			return walker ? walker.short(size, head) : { whole: undefined };
 		},
