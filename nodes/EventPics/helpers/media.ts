@@ -228,11 +228,10 @@ export function decideType(
 ): TypeDecision {
 	const binaryType = mimeType !== undefined && mimeType.length <= 1000 ? mimeType : undefined;
 	const sniffed = sniff(head);
-	const fromContent =
-		extensionOf(fileName) === '' && isGenericMediaType(binaryType) ? sniffed : undefined;
-	const added = extensionOf(fileName)
-		? false
-		: (fromContent?.extension ?? (binaryType && extensionForMediaType(binaryType)));
+	const bare = extensionOf(fileName) === '';
+	const fromContent = bare && isGenericMediaType(binaryType) ? sniffed : undefined;
+	const fromType = binaryType && extensionForMediaType(binaryType);
+	const added = bare && (fromContent?.extension ?? fromType);
 	const name = added ? `${fileName}.${added}` : fileName;
 	const named = lookupMediaType(name);
 	if (!named && !rules.allowUnknown) {

@@ -228,11 +228,9 @@ function* gifReader(): Reader {
 	for (;;) {
 		const [kind] = yield read(1);
 		if (kind === 0x3b) return { whole: true, format: 'GIF' };
-		if (kind === 0x21)
-			yield skip(1); // an extension's label
-		else if (kind !== 0x2c) return { whole: undefined, format: 'GIF' };
-		// an image: its descriptor, its color table, the LZW code size
-		else yield skip(colorTable((yield read(9))[8]) + 1);
+		if (kind !== 0x21 && kind !== 0x2c) return { whole: undefined, format: 'GIF' };
+		// an extension's label, or an image's descriptor, its color table and LZW code size
+		yield skip(kind === 0x21 ? 1 : colorTable((yield read(9))[8]) + 1);
 		yield subBlocks();
 	}
 }
