@@ -30,9 +30,8 @@ export function parseExifDate(value: string): string | undefined {
 	const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
 	const date = DateTime.utc(year, month, day, hour, minute, second);
 	// luxon takes 24:00:00 as the next midnight (ISO 8601 allows it); Exif does not
-	return year < 1 || !date.isValid || date.hour !== hour
-		? undefined
-		: `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
+	if (year < 1 || !date.isValid || date.hour !== hour) return undefined;
+	return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
 }
 
 /** An Exif sub-second value (digits of a fraction, "12" = 0.12 s) as '.SSS' (truncated). */
@@ -67,8 +66,7 @@ function viewOf(bytes: Uint8Array, at: number, length: number): DataView | undef
 
 /** A JPEG's TIFF structure: its first APP1 "Exif" segment before the image data (of 1,000 segments). */
 function jpegTiff(bytes: Uint8Array): Uint8Array | undefined {
-	let at = 2;
-	for (let segment = 0; segment < 1000; segment++) {
+	for (let [at, segment] = [2, 0]; segment < 1000; segment++) {
 		if (bytes[at] !== 0xff || at + 4 > bytes.length) return undefined;
 		const marker = bytes[at + 1];
 		if (marker === 0xff || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
@@ -158,13 +156,11 @@ function itemLocations(iloc: Uint8Array) {
 
 /** The boxes in the `meta` box of an ISO-BMFF file, among its first 64 top-level boxes (or at `offset`). */
 function metaBoxes(bytes: Uint8Array, offset?: number): Box[] | undefined {
-	let at = offset ?? 0;
-	for (let box = 0; box < 64; box++) {
-		const head = viewOf(bytes, at, 8);
+	for (let [at, box] = [offset ?? 0, 0]; box < 64 && at + 8 <= bytes.length; box++) {
 		// a 64-bit size follows a size of 1; 0 ("to the end of the file") leaves nothing after it
-		const size =
-			head?.getUint32(0) === 1 ? uint(viewOf(bytes, at + 8, 8) ?? head, 0, 8) : head?.getUint32(0);
-		if (!head || !size || size < 8) return undefined;
+		let size = dataView(bytes).getUint32(at);
+		if (size === 1) size = at + 16 <= bytes.length ? uint(dataView(bytes), at + 8, 8) : 0;
+		if (size < 8) return undefined;
 		if (ascii(bytes, at + 4, at + 8) === 'meta')
 			return at + size > bytes.length || size > 512 * 1024
 				? undefined
@@ -217,12 +213,11 @@ function heifTiff(bytes: Uint8Array): Uint8Array | undefined {
 }
 
 /** The date tags of IFD0 and its Exif IFD: no other IFD is visited, so no pointer can make it loop. */
-function tiffTags(tiff: Uint8Array): Map<number, string> {
+function tiffTags(tiff: Uint8Array = new Uint8Array(0)): Map<number, string> {
 	const found = new Map<number, string>();
-	const header = viewOf(tiff, 0, 8);
-	const little = header?.getUint16(0) === 0x4949;
-	if (!header || (!little && header.getUint16(0) !== 0x4d4d) || header.getUint16(2, little) !== 42)
-		return found;
+	const order = ascii(tiff, 0, 4);
+	if ((order !== 'II*\0' && order !== 'MM\0*') || tiff.length < 8) return found;
+	const little = order[0] === 'I';
 	const readIfd = (at: number, wanted: number[]): number | undefined => {
 		const count = viewOf(tiff, at, 2)?.getUint16(0, little) ?? 0;
 		const entries = count <= 1000 ? viewOf(tiff, at + 2, count * 12) : undefined;
@@ -240,7 +235,7 @@ function tiffTags(tiff: Uint8Array): Map<number, string> {
 		}
 		return exifIfd;
 	};
-	const ifd0 = header.getUint32(4, little);
+	const ifd0 = dataView(tiff).getUint32(4, little);
 	const exifIfd = ifd0 >= 8 ? readIfd(ifd0, [0x0132]) : undefined;
 	const inExif = CHOICES.flatMap(([, ...tags]) => tags).filter((tag) => tag !== 0x0132);
 	if (exifIfd !== undefined && exifIfd >= 8 && exifIfd !== ifd0) readIfd(exifIfd, inExif);
@@ -249,18 +244,15 @@ function tiffTags(tiff: Uint8Array): Map<number, string> {
 
 /** The first valid of DateTimeOriginal, CreateDate, DateTime, with that date's offset and sub-seconds. */
 export function readCaptureTime(bytes: Uint8Array): ExifCaptureTime | undefined {
-	let tags: Map<number, string>;
+	const start = ascii(bytes, 0, 8);
+	let tags = new Map<number, string>();
 	try {
-		const start = ascii(bytes, 0, 8);
-		let tiff: Uint8Array | undefined;
-		if (start.startsWith('\xff\xd8\xff')) tiff = jpegTiff(bytes);
-		else if (['II*\0', 'MM\0*'].includes(start.slice(0, 4))) tiff = bytes;
-		else if (start === '\x89PNG\r\n\x1a\n') tiff = pngTiff(bytes);
-		else if (start.slice(4) === 'ftyp') tiff = heifTiff(bytes);
-		if (!tiff) return undefined;
-		tags = tiffTags(tiff);
+		if (start.startsWith('\xff\xd8\xff')) tags = tiffTags(jpegTiff(bytes));
+		else if (['II*\0', 'MM\0*'].includes(start.slice(0, 4))) tags = tiffTags(bytes);
+		else if (start === '\x89PNG\r\n\x1a\n') tags = tiffTags(pngTiff(bytes));
+		else if (start.slice(4) === 'ftyp') tags = tiffTags(heifTiff(bytes));
 	} catch {
-		return undefined; // a safety net: bad data must not fail the upload
+		// a safety net: bad data must not fail the upload
 	}
 	for (const [tag, dateTag, offsetTag, subSecTag] of CHOICES) {
 		const date = parseExifDate(tags.get(dateTag) ?? '');

@@ -26,10 +26,8 @@ export function lookupMediaType(fileName: string): string | false {
 
 /** The default extension of a media type, as mime-types' extension() answers it (parameters ignored). */
 export function extensionForMediaType(type: string): string | false {
-	if (typeof type !== 'string' || type === '') return false;
-	const rest = type.trimStart();
-	const end = rest.search(/[;\s]/);
-	return MEDIA_TYPE_TO_EXTENSION[(end === -1 ? rest : rest.slice(0, end)).toLowerCase()] ?? false;
+	if (typeof type !== 'string') return false;
+	return MEDIA_TYPE_TO_EXTENSION[type.trimStart().split(/[;\s]/)[0].toLowerCase()] ?? false;
 }
 
 /** bytes[start, end) as text, one character per byte. */
@@ -135,7 +133,7 @@ function textKind(text: string): string {
 	let start = 0;
 	// spaces, NULs and other controls before the first sign; not ESC, which starts coloured text
 	const skipped = (code: number) => (code <= 0x20 && code !== 0x1b) || code === 0xfeff;
-	while (start < text.length && skipped(text.charCodeAt(start))) start++;
+	while (skipped(text.charCodeAt(start))) start++; // NaN past the end: not skipped
 	const head = text.slice(start, start + 64).toLowerCase();
 	if (/^<(!doctype html|html|head|body|script|meta|title|div|p[\s>]|!--)/.test(head)) return 'HTML';
 	if (head.startsWith('<')) return 'XML or markup';
@@ -150,15 +148,12 @@ function textKind(text: string): string {
 export function sniffText(bytes: Uint8Array): string | undefined {
 	if (bytes.length < 8 || sniff(bytes)) return undefined;
 	const pairs = Math.floor(bytes.length / 2);
-	let [zeroOdd, zeroEven] = [0, 0];
-	for (let i = 0; i < pairs; i++) {
-		if (bytes[2 * i + 1] === 0) zeroOdd++;
-		if (bytes[2 * i] === 0) zeroEven++;
-	}
+	const zeros = [0, 0]; // at even and at odd offsets
+	for (let i = 0; i < pairs * 2; i++) if (bytes[i] === 0) zeros[i % 2]++;
 	// a byte-order mark says UTF-16 whatever the script (CJK text has few zero bytes)
 	const encoding =
 		{ '\xff\xfe': 'utf-16le', '\xfe\xff': 'utf-16be' }[ascii(bytes, 0, 2)] ??
-		(zeroOdd >= pairs * 0.8 ? 'utf-16le' : zeroEven >= pairs * 0.8 ? 'utf-16be' : 'utf-8');
+		(zeros[1] >= pairs * 0.8 ? 'utf-16le' : zeros[0] >= pairs * 0.8 ? 'utf-16be' : 'utf-8');
 	const text = new TextDecoder(encoding).decode(bytes);
 	let [characters, printable] = [0, 0];
 	for (const char of text) {

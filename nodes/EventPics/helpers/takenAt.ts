@@ -25,9 +25,9 @@ export function wallClockToEpochMs(wallClock: DateTime): number | undefined {
 
 /** An instant as ISO 8601 with the zone's offset, milliseconds only when there are some; UTC if the zone is unknown. */
 export function isoInZone(epochMs: number, timeZone: string): string {
-	const options = { suppressMilliseconds: true };
-	const inZone = DateTime.fromMillis(epochMs, { zone: timeZone });
-	return inZone.toISO(options) ?? DateTime.fromMillis(epochMs, { zone: 'utc' }).toISO(options)!;
+	const iso = (zone: string) =>
+		DateTime.fromMillis(epochMs, { zone }).toISO({ suppressMilliseconds: true });
+	return iso(timeZone) ?? iso('utc')!;
 }
 
 type TakenAtResult = { ok: true; value: number | undefined } | { ok: false; reason: string };
