@@ -34,7 +34,7 @@ export function extensionForMediaType(type: string): string | false {
 export const ascii = (bytes: Uint8Array, start: number, end: number) =>
 	Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1', start, end);
 
-/** What first bytes say a file is; no media types: a document, archive, program or key, no photo or video. */
+/** What first bytes say a file is: label, extension, media types (none: no photo or video at all). */
 const kind = (label: string, extension: string, types = '') => ({
 	label,
 	types: types ? types.split(' ') : [],
