@@ -4,9 +4,8 @@ import { ascii } from './media';
 import { wallClockToEpochMs } from './takenAt';
 
 /**
- * When a photo was taken, from the EXIF of its first bytes (the first MiB of a file, or all of a file
- * held in memory): JPEG, TIFF-based RAW (TIFF, DNG, CR2, NEF, ARW), HEIF/AVIF and PNG. Every read is
- * bounds-checked against those bytes; missing, invalid, corrupt or truncated data gives no date.
+ * When a photo was taken, from the EXIF of its first MiB: JPEG, TIFF and RAW, HEIF/AVIF and PNG.
+ * Every read is bounds-checked; missing, corrupt or truncated data gives no date.
  */
 
 export interface ExifCaptureTime {
@@ -23,7 +22,6 @@ const CHOICES = [
 	['CreateDate', 0x9004, 0x9012, 0x9292],
 	['DateTime', 0x0132, 0x9010, 0x9290],
 ] as const;
-const EXIF_IFD = 0x8769;
 
 /** An Exif date "YYYY:MM:DD HH:MM:SS" as 'YYYY-MM-DDTHH:mm:ss'; blank, zero or impossible dates give undefined. */
 export function parseExifDate(value: string): string | undefined {
@@ -32,9 +30,8 @@ export function parseExifDate(value: string): string | undefined {
 	const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
 	const date = DateTime.utc(year, month, day, hour, minute, second);
 	// luxon takes 24:00:00 as the next midnight (ISO 8601 allows it); Exif does not
-	return year < 1 || !date.isValid || date.hour !== hour
-		? undefined
-		: `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
+	if (year < 1 || !date.isValid || date.hour !== hour) return undefined;
+	return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
 }
 
 /** An Exif sub-second value (digits of a fraction, "12" = 0.12 s) as '.SSS' (truncated). */
@@ -67,267 +64,195 @@ function viewOf(bytes: Uint8Array, at: number, length: number): DataView | undef
 	return new DataView(bytes.buffer, bytes.byteOffset + at, length);
 }
 
-/** Where a TIFF structure lies in the bytes: offsets inside it count from `start`. */
-interface Tiff {
-	bytes: Uint8Array;
-	start: number;
-	end: number;
-}
-
-/** The first APP1 "Exif" segment among those before the image data (at most 1,000 segments). */
-function jpegTiff(bytes: Uint8Array): Tiff | undefined {
-	let at = 2;
-	for (let segment = 0; segment < 1000; segment++) {
+/** A JPEG's TIFF structure: its first APP1 "Exif" segment before the image data (of 1,000 segments). */
+function jpegTiff(bytes: Uint8Array): Uint8Array | undefined {
+	for (let [at, segment] = [2, 0]; segment < 1000; segment++) {
 		if (bytes[at] !== 0xff || at + 4 > bytes.length) return undefined;
 		const marker = bytes[at + 1];
 		if (marker === 0xff || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
 			at += marker === 0xff ? 1 : 2; // fill byte, or a marker without a length
 			continue;
 		}
-		if (marker === 0xda || marker === 0xd9) return undefined;
 		const length = (bytes[at + 2] << 8) | bytes[at + 3];
-		if (length < 2) return undefined;
+		if (marker === 0xda || marker === 0xd9 || length < 2) return undefined;
 		if (marker === 0xe1 && length >= 8 && ascii(bytes, at + 4, at + 9) === 'Exif\0')
-			return { bytes, start: at + 10, end: at + 2 + length };
+			return bytes.subarray(at + 10, at + 2 + length);
 		at += 2 + length;
 	}
 	return undefined;
 }
 
 /** A PNG's eXIf chunk, wherever it is (ImageMagick writes it after IDAT); a leading "Exif\0\0" skipped. */
-function pngTiff(bytes: Uint8Array): Tiff | undefined {
-	let at = 8;
-	for (let chunk = 0; chunk < 10_000; chunk++) {
-		const head = viewOf(bytes, at, 8);
-		if (!head) return undefined;
-		const length = head.getUint32(0);
+function pngTiff(bytes: Uint8Array): Uint8Array | undefined {
+	for (let [at, chunk] = [8, 0]; chunk < 10_000; chunk++) {
+		const length = viewOf(bytes, at, 8)?.getUint32(0) ?? Infinity;
 		const type = ascii(bytes, at + 4, at + 8);
 		if (length > 0x7fffffff || type === 'IEND') return undefined;
-		if (type === 'eXIf') {
-			const skip = ascii(bytes, at + 8, at + 14) === 'Exif\0\0' ? 6 : 0;
-			return { bytes, start: at + 8 + skip, end: at + 8 + length };
-		}
+		const skip = ascii(bytes, at + 8, at + 14) === 'Exif\0\0' ? 6 : 0;
+		if (type === 'eXIf') return bytes.subarray(at + 8 + skip, at + 8 + length);
 		at += 12 + length;
 	}
 	return undefined;
 }
 
-interface Box {
-	type: string;
-	start: number;
-	end: number;
+/** An unsigned big-endian integer of 0, 2, 4 or 8 bytes. */
+function uint(view: DataView, at: number, size: number): number {
+	if (size === 8) return Number(view.getBigUint64(at));
+	return size === 4 ? view.getUint32(at) : size === 2 ? view.getUint16(at) : 0;
 }
 
-/** The boxes inside bytes[start, end); stops at the first one that does not fit. */
-function children(bytes: Uint8Array, start: number, end: number): Box[] {
+const dataView = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+
+/** An ISO-BMFF box: its type and its payload (a view of the file's bytes). */
+type Box = { type: string; body: Uint8Array };
+
+/** The boxes one after the other in `bytes`; stops at the first one that does not fit. */
+function children(bytes: Uint8Array): Box[] {
 	const boxes: Box[] = [];
-	for (let at = start; at + 8 <= end;) {
-		const size = viewOf(bytes, at, 4)!.getUint32(0);
-		if (size < 8 || at + size > end) break;
-		boxes.push({ type: ascii(bytes, at + 4, at + 8), start: at + 8, end: at + size });
+	for (let at = 0; at + 8 <= bytes.length;) {
+		const size = dataView(bytes).getUint32(at);
+		if (size < 8 || at + size > bytes.length) break;
+		boxes.push({ type: ascii(bytes, at + 4, at + 8), body: bytes.subarray(at + 8, at + size) });
 		at += size;
 	}
 	return boxes;
 }
 
-/** An unsigned big-endian integer of 0, 4 or 8 bytes. */
-const uint = (view: DataView, at: number, size: number) =>
-	size === 0
-		? 0
-		: size === 4
-			? view.getUint32(at)
-			: view.getUint32(at) * 2 ** 32 + view.getUint32(at + 4);
+/** Method 0: at an offset in the file; 1: in `idat`. */
+type Extent = [method: number, offset: number, length: number];
 
-interface Extent {
-	/** 0: offset in the file; 1: offset in `idat`. */
-	method: number;
-	offset: number;
-	length: number;
-}
-
-/** Every item's extents (and data reference) from an `iloc` box, versions 0 to 2. */
-function itemLocations(bytes: Uint8Array, iloc: Box) {
-	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-	const version = bytes[iloc.start];
-	let at = iloc.start + 4;
-	if (version > 2 || at + 4 > iloc.end) return undefined;
-	const [offsetSize, lengthSize] = [bytes[at] >> 4, bytes[at] & 15];
-	const [baseSize, indexSize] = [bytes[at + 1] >> 4, version === 0 ? 0 : bytes[at + 1] & 15];
+/** Every item's data reference and extents from the payload of an `iloc` box, versions 0 to 2. */
+function itemLocations(iloc: Uint8Array) {
+	const view = dataView(iloc);
+	const version = iloc[0];
+	if (version > 2 || iloc.length < 8) return undefined;
+	const [offsetSize, lengthSize] = [iloc[4] >> 4, iloc[4] & 15];
+	const [baseSize, indexSize] = [iloc[5] >> 4, version === 0 ? 0 : iloc[5] & 15];
 	if (![offsetSize, lengthSize, baseSize, indexSize].every((size) => [0, 4, 8].includes(size)))
 		return undefined;
-	const wide = version === 2;
-	const count = wide ? view.getUint32(at + 2) : view.getUint16(at + 2);
-	at += wide ? 6 : 4;
+	const [idSize, methodSize] = [version === 2 ? 4 : 2, version === 0 ? 0 : 2];
+	const count = uint(view, 6, idSize);
+	const extentSize = indexSize + offsetSize + lengthSize;
 	const locations = new Map<number, { reference: number; extents: Extent[] }>();
-	for (let item = 0; item < count; item++) {
-		if (at + (wide ? 4 : 2) + (version === 0 ? 0 : 2) + 4 + baseSize > iloc.end) return undefined;
-		const id = wide ? view.getUint32(at) : view.getUint16(at);
-		at += wide ? 4 : 2;
-		const method = version === 0 ? 0 : view.getUint16(at) & 15;
-		at += version === 0 ? 0 : 2;
+	for (let [item, at] = [0, 6 + idSize]; item < count; item++) {
+		if (at + idSize + methodSize + 4 + baseSize > iloc.length) return undefined;
+		const id = uint(view, at, idSize);
+		const method = methodSize ? view.getUint16(at + idSize) & 15 : 0;
+		at += idSize + methodSize;
 		const reference = view.getUint16(at);
 		const base = uint(view, at + 2, baseSize);
 		const extentCount = view.getUint16(at + 2 + baseSize);
 		at += 4 + baseSize;
-		const extentSize = indexSize + offsetSize + lengthSize;
-		if (at + extentCount * extentSize > iloc.end) return undefined;
+		if (at + extentCount * extentSize > iloc.length) return undefined;
 		const extents: Extent[] = [];
 		for (let i = 0; i < extentCount; i++, at += extentSize) {
 			const offset = base + uint(view, at + indexSize, offsetSize);
-			extents.push({ method, offset, length: uint(view, at + indexSize + offsetSize, lengthSize) });
+			extents.push([method, offset, uint(view, at + indexSize + offsetSize, lengthSize)]);
 		}
 		locations.set(id, { reference, extents });
 	}
 	return locations;
 }
 
-/** The `meta` box of an ISO-BMFF file among its first 64 top-level boxes, and its children. */
-function metaBoxes(bytes: Uint8Array, offset?: number): { meta: Box; boxes: Box[] } | undefined {
-	let at = offset ?? 0;
-	for (let box = 0; box < 64; box++) {
-		const head = viewOf(bytes, at, 8);
+/** The boxes in the `meta` box of an ISO-BMFF file, among its first 64 top-level boxes (or at `offset`). */
+function metaBoxes(bytes: Uint8Array, offset?: number): Box[] | undefined {
+	for (let [at, box] = [offset ?? 0, 0]; box < 64 && at + 8 <= bytes.length; box++) {
 		// a 64-bit size follows a size of 1; 0 ("to the end of the file") leaves nothing after it
-		const size =
-			head?.getUint32(0) === 1 ? uint(viewOf(bytes, at + 8, 8) ?? head, 0, 8) : head?.getUint32(0);
-		if (!head || !size || size < 8) return undefined;
-		if (ascii(bytes, at + 4, at + 8) === 'meta') {
-			if (at + size > bytes.length || size > 512 * 1024) return undefined;
-			const meta = { type: 'meta', start: at + 8, end: at + size };
-			return { meta, boxes: children(bytes, at + 12, at + size) };
-		}
+		let size = dataView(bytes).getUint32(at);
+		if (size === 1) size = at + 16 <= bytes.length ? uint(dataView(bytes), at + 8, 8) : 0;
+		if (size < 8) return undefined;
+		if (ascii(bytes, at + 4, at + 8) === 'meta')
+			return at + size > bytes.length || size > 512 * 1024
+				? undefined
+				: children(bytes.subarray(at + 12, at + size));
 		if (offset !== undefined) return undefined;
 		at += size;
 	}
 	return undefined;
 }
 
-/**
- * Where the last byte of a HEIF/AVIF file's items lies, by its `meta` box at `offset`: the end of the
- * furthest extent stored at a file offset (wholeness.ts asks it). Undefined when it cannot be read.
- */
+/** Where a HEIF/AVIF file's items stored in the file end, by its `meta` box at `offset` (wholeness.ts asks). */
 export function heifItemsEnd(bytes: Uint8Array, offset: number): number | undefined {
-	const found = metaBoxes(bytes, offset);
-	const iloc = found?.boxes.find((box) => box.type === 'iloc');
-	const locations = iloc && itemLocations(bytes, iloc);
+	const iloc = metaBoxes(bytes, offset)?.find((box) => box.type === 'iloc');
+	const locations = iloc && itemLocations(iloc.body);
 	if (!locations) return undefined;
 	let end = 0;
 	for (const { reference, extents } of locations.values())
-		for (const extent of extents)
-			if (reference === 0 && extent.method === 0)
-				end = Math.max(end, extent.offset + extent.length);
+		for (const [method, start, length] of extents)
+			if (reference === 0 && method === 0) end = Math.max(end, start + length);
 	return end;
 }
 
 /** The Exif item of a HEIF/AVIF file: `iinf` for the item of type 'Exif', `iloc` for its bytes. */
-function heifTiff(bytes: Uint8Array): Tiff | undefined {
-	const found = metaBoxes(bytes);
-	const find = (type: string) => found?.boxes.find((box) => box.type === type);
-	const [iinf, iloc, idat] = [find('iinf'), find('iloc'), find('idat')];
+function heifTiff(bytes: Uint8Array): Uint8Array | undefined {
+	const boxes = metaBoxes(bytes) ?? [];
+	const [iinf, iloc, idat] = ['iinf', 'iloc', 'idat'].map((t) => boxes.find((b) => b.type === t));
 	if (!iinf || !iloc) return undefined;
-	let id: number | undefined;
-	for (const infe of children(
-		bytes,
-		iinf.start + 4 + (bytes[iinf.start] === 0 ? 2 : 4),
-		iinf.end,
-	)) {
-		const version = bytes[infe.start];
-		const at = infe.start + 4 + (version === 2 ? 2 : 4);
-		if (infe.type !== 'infe' || version < 2 || at + 6 > infe.end) continue;
-		const view = viewOf(bytes, infe.start + 4, 4)!;
-		if (viewOf(bytes, at, 2)!.getUint16(0) === 0 && ascii(bytes, at + 2, at + 6) === 'Exif') {
-			id = version === 2 ? view.getUint16(0) : view.getUint32(0);
-			break;
-		}
-	}
-	const location = id === undefined ? undefined : itemLocations(bytes, iloc)?.get(id);
+	// item entries of version 2 (a 16-bit id) or 3 (32-bit), then a protection index of 0 and a type
+	const exif = children(iinf.body.subarray(iinf.body[0] === 0 ? 6 : 8)).find(({ type, body }) => {
+		const at = body[0] === 2 ? 6 : 8;
+		return type === 'infe' && body[0] >= 2 && ascii(body, at, at + 6) === '\0\0Exif';
+	});
+	const id = exif && uint(dataView(exif.body), 4, exif.body[0] === 2 ? 2 : 4);
+	const location = id === undefined ? undefined : itemLocations(iloc.body)?.get(id);
 	if (!location || location.reference !== 0 || location.extents.length === 0) return undefined;
 	const parts: Uint8Array[] = [];
-	for (const { method, offset, length } of location.extents) {
-		const from = method === 1 ? (idat?.start ?? -1) + offset : offset;
-		const to = length === 0 && method === 1 ? (idat?.end ?? -1) : from + length;
-		if (
-			method > 1 ||
-			from < 0 ||
-			to > (method === 1 ? (idat?.end ?? 0) : bytes.length) ||
-			to <= from
-		)
-			return undefined;
-		parts.push(bytes.subarray(from, to));
+	for (const [method, offset, length] of location.extents) {
+		const source = method === 0 ? bytes : method === 1 ? idat?.body : undefined;
+		const end = length === 0 && method === 1 ? source?.length : offset + length;
+		if (!source || end === undefined || end > source.length || end <= offset) return undefined;
+		parts.push(source.subarray(offset, end));
 	}
 	const item = parts.length === 1 ? parts[0] : new Uint8Array(Buffer.concat(parts));
 	if (item.length < 8 || item.length > 512 * 1024) return undefined;
 	// as exiftool: the 4-byte header size may be missing, before a TIFF or an "Exif\0\0" header
-	if (['II*\0', 'MM\0*'].includes(ascii(item, 0, 4)))
-		return { bytes: item, start: 0, end: item.length };
-	if (ascii(item, 0, 6) === 'Exif\0\0') return { bytes: item, start: 6, end: item.length };
-	const start = 4 + viewOf(item, 0, 4)!.getUint32(0);
-	return start < item.length ? { bytes: item, start, end: item.length } : undefined;
+	if (['II*\0', 'MM\0*'].includes(ascii(item, 0, 4))) return item;
+	if (ascii(item, 0, 6) === 'Exif\0\0') return item.subarray(6);
+	const start = 4 + dataView(item).getUint32(0);
+	return start < item.length ? item.subarray(start) : undefined;
 }
 
-/**
- * The date tags of IFD0 and of the Exif IFD it points to. Other IFDs are never visited, so a chain of
- * next-IFD pointers cannot make it loop; an Exif IFD pointer back at IFD0 is ignored.
- */
-function tiffTags(tiff: Tiff): Map<number, string> {
+/** The date tags of IFD0 and its Exif IFD: no other IFD is visited, so no pointer can make it loop. */
+function tiffTags(tiff: Uint8Array = new Uint8Array(0)): Map<number, string> {
 	const found = new Map<number, string>();
-	const size = Math.min(tiff.end, tiff.bytes.length) - tiff.start;
-	const view = (at: number, length: number) =>
-		at + length <= size ? viewOf(tiff.bytes, tiff.start + at, length) : undefined;
-	const header = view(0, 8);
-	const little = header?.getUint16(0) === 0x4949;
-	if (!header || (!little && header.getUint16(0) !== 0x4d4d) || header.getUint16(2, little) !== 42)
-		return found;
+	const order = ascii(tiff, 0, 4);
+	if ((order !== 'II*\0' && order !== 'MM\0*') || tiff.length < 8) return found;
+	const little = order[0] === 'I';
 	const readIfd = (at: number, wanted: number[]): number | undefined => {
-		const count = view(at, 2)?.getUint16(0, little) ?? 0;
-		const entries = count <= 1000 ? view(at + 2, count * 12) : undefined;
+		const count = viewOf(tiff, at, 2)?.getUint16(0, little) ?? 0;
+		const entries = count <= 1000 ? viewOf(tiff, at + 2, count * 12) : undefined;
 		let exifIfd: number | undefined;
 		for (let i = 0; entries && i < count * 12; i += 12) {
 			const [tag, type] = [entries.getUint16(i, little), entries.getUint16(i + 2, little)];
 			const length = entries.getUint32(i + 4, little);
-			if (tag === EXIF_IFD && (type === 4 || type === 13) && length === 1)
+			const value = length <= 4 ? at + 2 + i + 8 : entries.getUint32(i + 8, little);
+			if (tag === 0x8769 /* the Exif IFD */ && (type === 4 || type === 13) && length === 1)
 				exifIfd ??= entries.getUint32(i + 8, little);
 			else if (wanted.includes(tag) && !found.has(tag) && type === 2 && length <= 64) {
-				const value =
-					length <= 4
-						? view(at + 2 + i + 8, length)
-						: view(entries.getUint32(i + 8, little), length);
-				const text =
-					value && ascii(new Uint8Array(value.buffer, value.byteOffset, length), 0, length);
-				if (text !== undefined) found.set(tag, text.split('\0')[0]);
+				if (value + length <= tiff.length)
+					found.set(tag, ascii(tiff, value, value + length).split('\0')[0]);
 			}
 		}
 		return exifIfd;
 	};
-	const ifd0 = header.getUint32(4, little);
+	const ifd0 = dataView(tiff).getUint32(4, little);
 	const exifIfd = ifd0 >= 8 ? readIfd(ifd0, [0x0132]) : undefined;
-	const inExif = CHOICES.flatMap((choice) => choice.slice(1) as number[]).filter(
-		(tag) => tag !== 0x0132,
-	);
+	const inExif = CHOICES.flatMap(([, ...tags]) => tags).filter((tag) => tag !== 0x0132);
 	if (exifIfd !== undefined && exifIfd >= 8 && exifIfd !== ifd0) readIfd(exifIfd, inExif);
 	return found;
 }
 
-/**
- * The capture time: DateTimeOriginal, else CreateDate, else IFD0 DateTime (the first that holds a
- * valid date), with the offset and sub-seconds written for that date. Never throws.
- */
+/** The first valid of DateTimeOriginal, CreateDate, DateTime, with that date's offset and sub-seconds. */
 export function readCaptureTime(bytes: Uint8Array): ExifCaptureTime | undefined {
-	let tags: Map<number, string>;
+	const start = ascii(bytes, 0, 8);
+	let tags = new Map<number, string>();
 	try {
-		const start = ascii(bytes, 0, 8);
-		const tiff = start.startsWith('\xff\xd8\xff')
-			? jpegTiff(bytes)
-			: ['II*\0', 'MM\0*'].includes(start.slice(0, 4))
-				? { bytes, start: 0, end: bytes.length }
-				: start === '\x89PNG\r\n\x1a\n'
-					? pngTiff(bytes)
-					: start.slice(4) === 'ftyp'
-						? heifTiff(bytes)
-						: undefined;
-		if (!tiff) return undefined;
-		tags = tiffTags(tiff);
+		if (start.startsWith('\xff\xd8\xff')) tags = tiffTags(jpegTiff(bytes));
+		else if (['II*\0', 'MM\0*'].includes(start.slice(0, 4))) tags = tiffTags(bytes);
+		else if (start === '\x89PNG\r\n\x1a\n') tags = tiffTags(pngTiff(bytes));
+		else if (start.slice(4) === 'ftyp') tags = tiffTags(heifTiff(bytes));
 	} catch {
-		return undefined; // a safety net: bad data must not fail the upload
+		// a safety net: bad data must not fail the upload
 	}
 	for (const [tag, dateTag, offsetTag, subSecTag] of CHOICES) {
 		const date = parseExifDate(tags.get(dateTag) ?? '');

@@ -7,10 +7,8 @@ export const MAX_FILE_NAME_BYTES = 200;
 const utf8Length = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /**
- * A file name safe to send: no directory part, no control, bidi or zero-width characters, surrounding
- * spaces and dots trimmed, other Unicode kept, cut to MAX_FILE_NAME_BYTES without breaking a
- * character or the extension. Of a longer name only its first and last 4,096 characters are looked at.
- * (n8n-workflow's sanitizeFilename does only the directory part and is missing from n8n 2.0 and 2.1.)
+ * A file name safe to send (docs/limits.md), cut without breaking a character or the extension.
+ * n8n-workflow's sanitizeFilename does only the directory part and is missing from n8n 2.0 and 2.1.
  */
 export function sanitizeFileName(raw: string): string {
 	const whole = raw.slice(Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\')) + 1);
@@ -27,15 +25,19 @@ export function sanitizeFileName(raw: string): string {
 	return trimRuns(stem.trimEnd(), '.', false).trimEnd() + suffix;
 }
 
+/** decodeURIComponent, or undefined for a malformed percent-encoding. */
+function decoded(text: string): string | undefined {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return undefined;
+	}
+}
+
 /** The last segment of a URL's path, decoded. */
 export function fileNameFromUrl(url: URL): string | undefined {
 	const last = url.pathname.split('/').filter(Boolean).pop();
-	if (!last) return undefined;
-	try {
-		return decodeURIComponent(last);
-	} catch {
-		return last;
-	}
+	return last && (decoded(last) ?? last);
 }
 
 /**
@@ -43,43 +45,28 @@ export function fileNameFromUrl(url: URL): string | undefined {
  * one pass over its first 16 KiB (a server writes it: no pattern that backtracks).
  */
 export function fileNameFromDisposition(header: string | undefined): string | undefined {
-	if (!header) return undefined;
-	const text = header.slice(0, 16 * 1024);
+	const text = header?.slice(0, 16 * 1024) ?? '';
 	const parameters = new Map<string, string>();
 	for (let at = 0; at < text.length;) {
-		let equals = at;
-		while (equals < text.length && text[equals] !== '=' && text[equals] !== ';') equals++;
-		if (equals >= text.length || text[equals] === ';') {
-			at = equals + 1;
-			continue;
-		}
-		const name = text.slice(at, equals).trim().toLowerCase();
-		let from = equals + 1;
-		while (text[from] === ' ' || text[from] === '\t') from++;
-		let to = from;
-		let value: string;
-		if (text[from] === '"') {
-			to = from + 1;
-			while (to < text.length && text[to] !== '"') to += text[to] === '\\' ? 2 : 1;
-			value = text.slice(from + 1, Math.min(to, text.length)).replace(/\\([\s\S]?)/g, '$1');
+		let to = at;
+		while (to < text.length && text[to] !== '=' && text[to] !== ';') to++;
+		const name = text.slice(at, to).trim().toLowerCase();
+		if (text[to] === '=') {
+			let from = to + 1;
+			while (text[from] === ' ' || text[from] === '\t') from++;
+			let value: string | undefined;
+			if (text[from] === '"') {
+				for (to = from + 1; to < text.length && text[to] !== '"';) to += text[to] === '\\' ? 2 : 1;
+				value = text.slice(from + 1, Math.min(to, text.length)).replace(/\\([\s\S]?)/g, '$1');
+			}
 			while (to < text.length && text[to] !== ';') to++;
-		} else {
-			while (to < text.length && text[to] !== ';') to++;
-			value = text.slice(from, to).trim();
+			if (!parameters.has(name)) parameters.set(name, value ?? text.slice(from, to).trim());
 		}
-		if (!parameters.has(name)) parameters.set(name, value);
 		at = to + 1;
 	}
-	// filename*=charset'language'percent-encoded
+	// filename*=charset'language'percent-encoded; a malformed one gives way to filename
 	const extended = parameters.get('filename*');
 	const quote = extended?.indexOf("'", extended.indexOf("'") + 1) ?? -1;
-	if (extended && quote !== -1 && quote + 1 < extended.length) {
-		try {
-			return decodeURIComponent(extended.slice(quote + 1).trim());
-		} catch {
-			// a malformed percent-encoding: the plain filename parameter
-		}
-	}
-	const plain = parameters.get('filename')?.trim();
-	return plain === '' ? undefined : plain;
+	const encoded = extended && quote !== -1 ? decoded(extended.slice(quote + 1).trim()) : undefined;
+	return encoded || parameters.get('filename')?.trim() || undefined;
 }

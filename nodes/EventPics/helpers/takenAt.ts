@@ -8,13 +8,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const clockOf = (instant: DateTime) => instant.toISO({ includeOffset: false });
 
 /**
- * The instant (ms since 1970) a wall-clock date and time of a zone stands for; undefined when it is
- * invalid (impossible date, unknown zone). Around a daylight-saving change:
- * - a time that happens twice (clocks turned back, Berlin 2026-10-25 02:30) is the FIRST of the two
- *   instants (00:30 UTC, still summer time). Luxon alone picks by the offset in force on the day the
- *   code runs, so its answer would change with the season;
- * - a time that never happens (clocks turned forward, Berlin 2026-03-29 02:30) is moved forward by the
- *   length of the gap (03:30 summer time = 01:30 UTC), as luxon does (Temporal's 'compatible').
+ * The instant (ms) a valid wall-clock time of a zone stands for. A time that happens twice (Berlin
+ * 2026-10-25 02:30) is the FIRST (luxon alone picks by today's offset, so its answer would change with
+ * the season); one that never happens (2026-03-29 02:30) moves forward by the gap, as luxon does.
  * Uses only luxon APIs that n8n 2.0's luxon (3.4.4) has.
  */
 export function wallClockToEpochMs(wallClock: DateTime): number | undefined {
@@ -27,41 +23,30 @@ export function wallClockToEpochMs(wallClock: DateTime): number | undefined {
 	return sameClock === clockOf(wallClock) ? earlier : chosen;
 }
 
-/**
- * An instant as ISO 8601 in a time zone, with that zone's offset (`2026-06-20T18:30:05+02:00`;
- * milliseconds only when there are some). In UTC (`...Z`) when the zone is unknown.
- */
+/** An instant as ISO 8601 with the zone's offset, milliseconds only when there are some; UTC if the zone is unknown. */
 export function isoInZone(epochMs: number, timeZone: string): string {
-	const options = { suppressMilliseconds: true };
-	const inZone = DateTime.fromMillis(epochMs, { zone: timeZone });
-	return inZone.toISO(options) ?? DateTime.fromMillis(epochMs, { zone: 'utc' }).toISO(options)!;
+	const iso = (zone: string) =>
+		DateTime.fromMillis(epochMs, { zone }).toISO({ suppressMilliseconds: true });
+	return iso(timeZone) ?? iso('utc')!;
 }
 
 type TakenAtResult = { ok: true; value: number | undefined } | { ok: false; reason: string };
+const fail = (reason: string): TakenAtResult => ({ ok: false, reason });
 
 /** Numbers below this are epoch seconds (it is 5138 AD in seconds, 1973 in milliseconds). */
 const SECONDS_LIMIT = 1e11;
 
-/**
- * The accepted range: from 1970-01-01 (Unix time 0 is "no date" in many systems, and no digital
- * photo is older) to one year from now (a camera clock set a few months ahead still passes; 1e20 or
- * the year 9999 do not).
- */
-const LATEST_AHEAD_MS = 366 * 24 * 3600 * 1000;
-
+/** From 1970 (Unix time 0 is "no date" to many systems) to a year ahead (a camera clock set ahead passes, 9999 not). */
 function inRange(value: number, what: string, nowMs: number): TakenAtResult {
-	if (value > 0 && value <= nowMs + LATEST_AHEAD_MS) return { ok: true, value };
-	const latest = new Date(nowMs + LATEST_AHEAD_MS).toISOString().slice(0, 10);
-	return {
-		ok: false,
-		reason: `${what} is outside the accepted range, 1970-01-01 to ${latest} (one year from now)`,
-	};
+	const latest = nowMs + 366 * DAY_MS;
+	if (value > 0 && value <= latest) return { ok: true, value };
+	const day = new Date(latest).toISOString().slice(0, 10);
+	return fail(`${what} is outside the accepted range, 1970-01-01 to ${day} (one year from now)`);
 }
 
 function fromNumber(value: number, nowMs: number): TakenAtResult {
-	if (!Number.isFinite(value) || value <= 0) {
-		return { ok: false, reason: `${value} is not a positive Unix timestamp` };
-	}
+	if (!Number.isFinite(value) || value <= 0)
+		return fail(`${value} is not a positive Unix timestamp`);
 	return inRange(Math.round(value < SECONDS_LIMIT ? value * 1000 : value), String(value), nowMs);
 }
 
@@ -74,35 +59,27 @@ function fromDateText(text: string, timeZone: string, nowMs: number): TakenAtRes
 	const value = wallClockToEpochMs(date);
 	if (value !== undefined) return inRange(value, quoted, nowMs);
 	if (date.invalidReason === 'unsupported zone')
-		return { ok: false, reason: `the workflow's time zone "${timeZone}" is unknown` };
-	if (date.invalidReason === 'unit out of range')
-		return { ok: false, reason: `${quoted} is not a valid date and time` };
-	return { ok: false, reason: `${quoted} is not a date` };
+		return fail(`the workflow's time zone "${timeZone}" is unknown`);
+	const wrong =
+		date.invalidReason === 'unit out of range' ? 'not a valid date and time' : 'not a date';
+	return fail(`${quoted} is ${wrong}`);
 }
 
 /**
- * Reads the Taken At parameter into integer Unix milliseconds: epoch milliseconds or seconds (as a
- * number or digits), ISO 8601 or SQL-style text (without an offset it is read in the workflow's time
- * zone; wallClockToEpochMs says which instant a time around a daylight-saving change is), a Date, or
- * an n8n (Luxon) date. Empty means "not given". Values outside 1970-01-01 .. one year from now are
- * refused.
+ * The Taken At parameter as Unix milliseconds, from epoch milliseconds or seconds, ISO 8601 or SQL text
+ * (in `timeZone` without an offset), a Date or a Luxon date; empty is "not given".
  */
 export function parseTakenAt(
 	value: unknown,
 	timeZone: string,
 	nowMs: number = Date.now(),
 ): TakenAtResult {
-	if (value === undefined || value === null || value === '') return { ok: true, value: undefined };
+	if (value === undefined || value === null) return { ok: true, value: undefined };
 	if (typeof value === 'number') return fromNumber(value, nowMs);
 	if (value instanceof Date) return fromNumber(value.getTime(), nowMs);
-	if (
-		typeof value === 'object' &&
-		typeof (value as { toMillis?: unknown }).toMillis === 'function'
-	) {
-		return fromNumber((value as { toMillis: () => number }).toMillis(), nowMs);
-	}
-	if (typeof value !== 'string')
-		return { ok: false, reason: 'it is neither a date nor a timestamp' };
+	const luxon = value as { toMillis?: () => number };
+	if (typeof luxon.toMillis === 'function') return fromNumber(luxon.toMillis(), nowMs);
+	if (typeof value !== 'string') return fail('it is neither a date nor a timestamp');
 	const text = value.trim();
 	if (text === '') return { ok: true, value: undefined };
 	if (/^\d+(\.\d+)?$/.test(text)) return fromNumber(Number(text), nowMs);

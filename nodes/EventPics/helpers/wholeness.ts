@@ -1,23 +1,24 @@
 import { heifItemsEnd } from './exif';
-import { ascii } from './media';
+import { ascii, QUICKTIME_ATOMS } from './media';
 
 /**
- * Whether a file is whole, by its own structure: a photo read while the camera or booth software
- * still writes it ends too early, and its format says so. The check sees every byte once, as the file
- * is read before its upload, and keeps only a few bytes of state: a JPEG must reach its end marker,
- * a PNG its IEND chunk, the boxes of an ISO-BMFF file (HEIC, AVIF, MP4, MOV) must end where the file
- * ends and what they point at must lie inside it, a TIFF or RAW file's IFDs and image strips must
- * lie inside it, a RIFF (WebP, AVI) or BMP file must be as long as its header says, a GIF must end
- * with its trailer. Other formats (Matroska, WebM, MPEG) cannot tell.
+ * Whether a file is whole by its own structure (a photo still being written ends too early), from
+ * one pass over its bytes with a few bytes of state. Matroska, WebM, MPEG and others cannot tell.
  */
 export type Wholeness =
 	| { whole: true; format: string }
 	| { whole: false; format: string; reason: string }
 	| { whole: undefined; format?: string };
 
+/** Passes over the bytes of `chunk` from `at`: where it stopped, or -1 when it wants more. */
+type Scan = (chunk: Uint8Array, at: number) => number;
+/** A format's structure as the bytes come: it asks to `read` bytes or to pass some over, and returns the verdict at its end. */
+type Reader = Generator<{ read: number } | Scan, Wholeness, Uint8Array>;
+
 interface Walker {
-	feed(chunk: Uint8Array): void;
-	verdict(size: number, head: Uint8Array): Wholeness;
+	reader?: Reader;
+	/** The verdict when the file ends before its reader returned, or for a format without one. */
+	short(size: number, head: Uint8Array): Wholeness;
 	/** Bytes of the file's start that tell all its format says before its data (a JPEG's segments up to the image data). */
 	headBytes?(): number;
 }
@@ -25,169 +26,132 @@ interface Walker {
 /** Bytes looked at before the format is known. */
 const SIGNATURE_BYTES = 16;
 
-/** JPEG markers that stand alone (no length follows): SOI, TEM, RST0-7. */
-const standalone = (code: number) =>
-	code === 0xd8 || code === 0x01 || (code >= 0xd0 && code <= 0xd7);
+const read = (bytes: number) => ({ read: bytes });
+const u32 = (bytes: Uint8Array, at: number) =>
+	new DataView(bytes.buffer, bytes.byteOffset).getUint32(at);
+const isRestart = (code: number) => code >= 0xd0 && code <= 0xd7;
+
+const cutShort = (format: string, reason: string): Wholeness => ({ whole: false, format, reason });
+
+function skip(bytes: number): Scan {
+	let left = bytes;
+	return (chunk, at) => {
+		const taken = Math.min(left, chunk.length - at);
+		left -= taken;
+		return left > 0 ? -1 : at + taken;
+	};
+}
+
+/** A JPEG's image data, up to the code of the next marker: a stuffed zero, fill or a restart go on. */
+function imageData(): Scan {
+	let afterFF = false;
+	return (chunk, at) => {
+		for (; at < chunk.length; at++) {
+			if (!afterFF) {
+				at = chunk.indexOf(0xff, at);
+				if (at === -1) return -1;
+				afterFF = true;
+				continue;
+			}
+			afterFF = chunk[at] === 0xff;
+			if (!afterFF && chunk[at] !== 0x00 && !isRestart(chunk[at])) return at;
+		}
+		return -1;
+	};
+}
+
+/** GIF sub-blocks: a size byte, that many bytes; size 0 ends the run. */
+function subBlocks(): Scan {
+	let left = 0;
+	return (chunk, at) => {
+		at += left;
+		while (at < chunk.length) {
+			const size = chunk[at++];
+			if (size === 0) return at;
+			at += size;
+		}
+		left = at - chunk.length;
+		return -1;
+	};
+}
 
 /**
- * A JPEG: its segments one after the other, then the image data after each SOS, up to the end
- * marker (EOI). Whatever follows EOI (a phone's "motion photo" video, a maker's trailer) is not looked
- * at. Bytes that are no marker where one is due make it a file the check cannot tell about.
+ * A JPEG: its segments, then the image data after each SOS, up to the end marker (EOI); what follows
+ * (a phone's "motion photo" video) is not looked at. No marker where one is due: cannot tell.
  */
-function jpegWalker(): Walker {
-	let state: 'ff' | 'code' | 'len1' | 'len2' | 'skip' | 'scan' | 'scanFF' | 'end' | 'odd' = 'ff';
-	let code = 0;
-	let skip = 0;
-	let afterSkip: 'ff' | 'scan' = 'ff';
-	let fed = 0;
+function jpegWalker(at: () => number): Walker {
 	let scanAt = Infinity;
+	function* reader(): Reader {
+		let scan = false;
+		for (;;) {
+			if (scan) yield imageData();
+			else if ((yield read(1))[0] !== 0xff) return { whole: undefined, format: 'JPEG' };
+			let [code] = yield read(1);
+			while (code === 0xff) [code] = yield read(1);
+			if (code === 0xd9) return { whole: true, format: 'JPEG' };
+			scan = code === 0xda;
+			// SOI, TEM and RST0-7 stand alone: no length follows
+			if (code === 0xd8 || code === 0x01 || isRestart(code)) continue;
+			const [high, low] = yield read(2);
+			const length = (high << 8) | low;
+			if (length < 2) return { whole: undefined, format: 'JPEG' };
+			yield skip(length - 2);
+			if (scan) scanAt = Math.min(scanAt, at());
+		}
+	}
 	return {
-		feed(chunk) {
-			let i = 0;
-			fed += chunk.length;
-			while (i < chunk.length && state !== 'end' && state !== 'odd') {
-				if (state === 'skip') {
-					const taken = Math.min(skip, chunk.length - i);
-					[i, skip] = [i + taken, skip - taken];
-					if (skip === 0) state = afterSkip;
-				} else if (state === 'scan') {
-					scanAt = Math.min(scanAt, fed - chunk.length + i);
-					const at = chunk.indexOf(0xff, i);
-					[i, state] = at === -1 ? [chunk.length, state] : [at + 1, 'scanFF'];
-				} else if (state === 'scanFF') {
-					// inside image data: a stuffed zero, a restart marker or fill go on; anything else is a marker
-					const byte = chunk[i];
-					if (byte === 0xff) i++;
-					else if (byte === 0x00 || (byte >= 0xd0 && byte <= 0xd7)) [i, state] = [i + 1, 'scan'];
-					else state = 'code';
-				} else if (state === 'ff') {
-					state = chunk[i++] === 0xff ? 'code' : 'odd';
-				} else if (state === 'code') {
-					code = chunk[i++];
-					if (code === 0xd9) state = 'end';
-					else if (standalone(code)) state = 'ff';
-					else if (code !== 0xff) state = 'len1';
-				} else if (state === 'len1') {
-					[skip, state] = [chunk[i++] << 8, 'len2'];
-				} else {
-					skip = (skip | chunk[i++]) - 2;
-					afterSkip = code === 0xda ? 'scan' : 'ff';
-					state = skip < 0 ? 'odd' : skip === 0 ? afterSkip : 'skip';
-				}
-			}
-		},
+		reader: reader(),
 		headBytes: () => scanAt,
-		verdict() {
-			if (state === 'end') return { whole: true, format: 'JPEG' };
-			if (state === 'odd') return { whole: undefined, format: 'JPEG' };
-			return { whole: false, format: 'JPEG', reason: 'it ends before the JPEG end marker' };
-		},
+		short: () => cutShort('JPEG', 'it ends before the JPEG end marker'),
 	};
+}
+
+/** A PNG: whole once its IEND chunk is (its 12 bytes); what may follow it is not looked at. */
+function* pngReader(): Reader {
+	yield skip(8);
+	for (;;) {
+		const chunk = yield read(8);
+		if (ascii(chunk, 4, 8) === 'IEND') break;
+		yield skip(u32(chunk, 0) + 4);
+	}
+	yield skip(4);
+	return { whole: true, format: 'PNG' };
 }
 
 /**
- * Files made of length-prefixed parts, one after the other: PNG chunks and ISO-BMFF boxes. `header`
- * bytes are gathered at each part's start; `next` says how many bytes the part takes in all (its
- * header included), 'more' for a longer header (a 64-bit box size), or 'end' when the part ends the
- * file.
- */
-function partWalker(
-	start: number,
-	header: number,
-	next: (bytes: DataView, type: string) => number | 'more' | 'end' | 'odd',
-) {
-	let skip = start;
-	let want = header;
-	let held = new Uint8Array(0);
-	let state: 'skip' | 'head' | 'end' | 'odd' = start > 0 ? 'skip' : 'head';
-	let offset = start;
-	let type = '';
-	/** The offset of the first part of each type. */
-	const parts = new Map<string, number>();
-	return {
-		parts,
-		state: () => (state === 'head' && held.length > 0 ? 'partial' : state),
-		lastType: () => type,
-		feed(chunk: Uint8Array) {
-			let i = 0;
-			while (i < chunk.length && (state === 'skip' || state === 'head')) {
-				if (state === 'skip') {
-					const taken = Math.min(skip, chunk.length - i);
-					[i, skip] = [i + taken, skip - taken];
-					if (skip === 0) state = 'head';
-					continue;
-				}
-				const taken = Math.min(want - held.length, chunk.length - i);
-				const joined = new Uint8Array(held.length + taken);
-				joined.set(held);
-				joined.set(chunk.subarray(i, i + taken), held.length);
-				[held, i] = [joined, i + taken];
-				if (held.length < want) continue;
-				type = ascii(held, 4, 8);
-				const length = next(new DataView(held.buffer), type);
-				if (length === 'more') {
-					want = 16;
-					continue;
-				}
-				if (!parts.has(type)) parts.set(type, offset);
-				if (length === 'end' || length === 'odd' || length < want) {
-					state = length === 'end' ? 'end' : 'odd';
-				} else {
-					[offset, skip, held] = [offset + length, length - want, new Uint8Array(0)];
-					[want, state] = [header, skip > 0 ? 'skip' : 'head'];
-				}
-			}
-		},
-	};
-}
-
-function pngWalker(): Walker {
-	const walk = partWalker(8, 8, (bytes, type) =>
-		type === 'IEND' ? 'end' : 12 + bytes.getUint32(0),
-	);
-	return {
-		feed: walk.feed,
-		// whole once the IEND chunk is (its 12 bytes); what may follow it is not looked at
-		verdict: (size) => {
-			const end = walk.parts.get('IEND');
-			return end !== undefined && size >= end + 12
-				? { whole: true, format: 'PNG' }
-				: { whole: false, format: 'PNG', reason: 'it ends before its IEND chunk' };
-		},
-	};
-}
-
-/**
- * An ISO-BMFF file (HEIC, HEIF, AVIF, MP4, MOV, CR3): its top-level boxes must end exactly where the
- * file ends, a movie needs its header (moov) and its media data (mdat), and the items an image's
- * `meta` box locates in the file must lie inside it. A box "to the end of the file" cannot tell.
+ * ISO-BMFF (HEIC, AVIF, MP4, MOV, CR3): its boxes end where the file ends, a movie has moov and mdat,
+ * an image's items (by `meta`) lie inside it. A box "to the end of the file" cannot tell.
  */
 function isoWalker(): Walker {
 	const format = 'ISO-BMFF';
-	const walk = partWalker(0, 8, (bytes) => {
-		const size = bytes.getUint32(0);
-		if (size === 0) return 'end';
-		if (size !== 1) return size;
-		if (bytes.byteLength < 16) return 'more';
-		// a 64-bit size: beyond 2^53 bytes is no file
-		const high = bytes.getUint32(8);
-		return high >= 2 ** 21 ? 'odd' : high * 2 ** 32 + bytes.getUint32(12);
-	});
-	const cut = (reason: string): Wholeness => ({ whole: false, format, reason });
+	/** The offset of the first box of each type. */
+	const boxes = new Map<string, number>();
+	let [end, type] = [0, ''];
+	function* reader(): Reader {
+		for (;;) {
+			const header = yield read(8);
+			type = ascii(header, 4, 8);
+			let size = u32(header, 0);
+			// a 64-bit size: beyond 2^53 bytes is no file
+			const large = size === 1 ? yield read(8) : undefined;
+			if (large) size = u32(large, 0) >= 2 ** 21 ? 0 : u32(large, 0) * 2 ** 32 + u32(large, 4);
+			if (size < (large ? 16 : 8)) return { whole: undefined, format };
+			if (!boxes.has(type)) boxes.set(type, end);
+			end += size;
+			yield skip(size - (large ? 16 : 8));
+		}
+	}
 	return {
-		feed: walk.feed,
-		verdict(size, head) {
-			const state = walk.state();
-			const { parts } = walk;
-			if (state === 'end' || state === 'odd') return { whole: undefined, format };
-			if (state !== 'head') return cut(`its "${walk.lastType()}" box runs past the end`);
-			if (parts.has('moov') && !parts.has('mdat') && !parts.has('moof'))
-				return cut('it has a movie header but no media data yet');
-			const meta = parts.get('meta');
-			if (!parts.has('moov') && meta === undefined)
-				return cut('it has no movie header (moov) or image index (meta) yet');
-			const itemsEnd = meta === undefined ? undefined : heifItemsEnd(head, meta);
-			if (itemsEnd !== undefined && itemsEnd > size) return cut('its image data lies past the end');
+		reader: reader(),
+		short(size, head) {
+			if (size !== end) return cutShort(format, `its "${type}" box runs past the end`);
+			if (boxes.has('moov') && !boxes.has('mdat') && !boxes.has('moof'))
+				return cutShort(format, 'it has a movie header but no media data yet');
+			const meta = boxes.get('meta');
+			if (!boxes.has('moov') && meta === undefined)
+				return cutShort(format, 'it has no movie header (moov) or image index (meta) yet');
+			if (meta !== undefined && (heifItemsEnd(head, meta) ?? 0) > size)
+				return cutShort(format, 'its image data lies past the end');
 			return { whole: true, format };
 		},
 	};
@@ -204,17 +168,15 @@ const TIFF_POINTERS = new Set([330, 34665]); // SubIFDs, the Exif IFD
 const MAX_IFDS = 32;
 
 /**
- * A TIFF or TIFF-based RAW file (DNG, CR2, NEF, ARW): every IFD it points to, each value stored out
- * of line and each image strip or tile must lie inside the file. IFDs are read from the file's first
- * bytes (where writers put them); one further in is taken on trust.
+ * A TIFF or RAW file (DNG, CR2, NEF, ARW): its IFDs, values and image strips or tiles lie inside it.
+ * IFDs are read from the head (where writers put them); one further in is taken on trust.
  */
-function tiffVerdict(head: Uint8Array, size: number): Wholeness {
-	const format = 'TIFF';
+function tiffVerdict(size: number, head: Uint8Array): Wholeness {
 	const little = head[0] === 0x49;
 	const view = new DataView(head.buffer, head.byteOffset, head.length);
 	const u16 = (at: number) => view.getUint16(at, little);
 	const u32 = (at: number) => view.getUint32(at, little);
-	const cut = (reason: string): Wholeness => ({ whole: false, format, reason });
+	const cut = (reason: string) => cutShort('TIFF', reason);
 	const queue = [u32(4)];
 	const seen = new Set<number>();
 	while (queue.length > 0 && seen.size < MAX_IFDS) {
@@ -223,161 +185,140 @@ function tiffVerdict(head: Uint8Array, size: number): Wholeness {
 		seen.add(ifd);
 		if (ifd + 2 > size) return cut('an IFD it points to lies past the end');
 		if (ifd + 2 > head.length) continue;
-		const count = u16(ifd);
-		const end = ifd + 2 + count * 12 + 4;
+		const end = ifd + 2 + u16(ifd) * 12 + 4;
 		if (end > size) return cut('an IFD runs past the end');
 		if (end > head.length) continue;
 		const values = new Map<number, number[]>();
 		for (let entry = ifd + 2; entry < end - 4; entry += 12) {
-			const tag = u16(entry);
-			const type = u16(entry + 2);
+			const [tag, type] = [u16(entry), u16(entry + 2)];
 			const bytes = (TIFF_TYPE_BYTES[type] ?? 0) * u32(entry + 4);
 			const at = bytes <= 4 ? entry + 8 : u32(entry + 8);
 			if (bytes > 4 && at + bytes > size) return cut('a value it points to lies past the end');
 			if (at + bytes > head.length || (type !== 3 && type !== 4 && type !== 13)) continue;
-			const step = type === 3 ? 2 : 4;
 			const list: number[] = [];
-			for (let item = at; item < at + bytes && list.length < 100_000; item += step)
-				list.push(step === 2 ? u16(item) : u32(item));
+			for (let item = at; item < at + bytes && list.length < 100_000; item += type === 3 ? 2 : 4)
+				list.push(type === 3 ? u16(item) : u32(item));
 			values.set(tag, list);
 			if (TIFF_POINTERS.has(tag)) queue.push(...list);
 		}
 		for (const [offsetsTag, lengthsTag] of TIFF_STRIPS) {
-			const offsets = values.get(offsetsTag) ?? [];
-			const lengths = values.get(lengthsTag) ?? [];
+			const [offsets, lengths] = [values.get(offsetsTag) ?? [], values.get(lengthsTag) ?? []];
 			for (let i = 0; i < Math.min(offsets.length, lengths.length); i++)
 				if (offsets[i] + lengths[i] > size) return cut('its image data lies past the end');
 		}
 		queue.push(u32(end - 4));
 	}
-	return { whole: true, format };
+	return { whole: true, format: 'TIFF' };
 }
 
 /** A format whose header says its length: RIFF (WebP, AVI) and BMP. */
-function declaredLength(head: Uint8Array, size: number, format: string): Wholeness {
+function declaredLength(format: string, size: number, head: Uint8Array): Wholeness {
 	const view = new DataView(head.buffer, head.byteOffset, head.length);
 	const declared = format === 'BMP' ? view.getUint32(2, true) : view.getUint32(4, true) + 8;
 	if (declared === 0) return { whole: undefined, format };
-	return declared > size
-		? { whole: false, format, reason: `its header says ${declared} bytes` }
-		: { whole: true, format };
+	if (declared > size) return cutShort(format, `its header says ${declared} bytes`);
+	return { whole: true, format };
 }
 
-/** A walker for formats that need only their first bytes and their size. */
-function headWalker(format: string, judge: (size: number, head: Uint8Array) => Wholeness): Walker {
-	return {
-		feed: () => undefined,
-		verdict: (size, head) =>
-			head.length < SIGNATURE_BYTES ? { whole: undefined, format } : judge(size, head),
-	};
+/** A GIF: header and color table, then extensions and images (runs of sub-blocks) up to the trailer. */
+function* gifReader(): Reader {
+	const colorTable = (flags: number) => (flags & 0x80 ? 3 * 2 ** ((flags & 7) + 1) : 0);
+	const screen = yield read(13); // the header and logical screen descriptor
+	yield skip(colorTable(screen[10]));
+	for (;;) {
+		const [kind] = yield read(1);
+		if (kind === 0x3b) return { whole: true, format: 'GIF' };
+		if (kind !== 0x21 && kind !== 0x2c) return { whole: undefined, format: 'GIF' };
+		// an extension's label, or an image's descriptor, its color table and LZW code size
+		yield skip(kind === 0x21 ? 1 : colorTable((yield read(9))[8]) + 1);
+		yield subBlocks();
+	}
 }
 
-/**
- * A GIF: its header and color table, then blocks (extensions and images, each a run of sub-blocks)
- * up to the trailer byte.
- */
-function gifWalker(): Walker {
-	let state: 'collect' | 'skip' | 'block' | 'blocks' | 'end' | 'odd' = 'collect';
-	let held: number[] = [];
-	let want = 13; // the header and logical screen descriptor
-	let skip = 0;
-	let then: 'block' | 'blocks' = 'block';
-	/** What the bytes gathered mean: the next state and what to skip first. */
-	let onHeld = (bytes: number[]) => colorTable(bytes[10], 1, 'block');
-	const colorTable = (flags: number, extra: number, next: 'block' | 'blocks') => {
-		[skip, then] = [(flags & 0x80 ? 3 * 2 ** ((flags & 7) + 1) : 0) + extra - 1, next];
-		state = skip > 0 ? 'skip' : next;
-	};
-	return {
-		feed(chunk) {
-			let i = 0;
-			while (i < chunk.length && state !== 'end' && state !== 'odd') {
-				if (state === 'skip') {
-					const taken = Math.min(skip, chunk.length - i);
-					[i, skip] = [i + taken, skip - taken];
-					if (skip === 0) state = then;
-				} else if (state === 'collect') {
-					held.push(chunk[i++]);
-					if (held.length === want) onHeld(held);
-				} else if (state === 'blocks') {
-					// sub-blocks: a size byte, that many bytes; size 0 ends the run
-					[skip, then] = [chunk[i++], 'blocks'];
-					state = skip === 0 ? 'block' : 'skip';
-				} else {
-					const kind = chunk[i++];
-					if (kind === 0x3b) state = 'end';
-					else if (kind === 0x21) [skip, then, state] = [1, 'blocks', 'skip'];
-					else if (kind !== 0x2c) state = 'odd';
-					else {
-						// an image: its descriptor, its color table, the LZW code size, then its data
-						[held, want, state] = [[], 9, 'collect'];
-						onHeld = (bytes) => colorTable(bytes[8], 2, 'blocks');
-					}
-				}
-			}
-		},
-		verdict() {
-			if (state === 'end') return { whole: true, format: 'GIF' };
-			if (state === 'odd') return { whole: undefined, format: 'GIF' };
-			return { whole: false, format: 'GIF', reason: 'it ends before the GIF trailer' };
-		},
-	};
-}
-
-const ISO_FIRST_BOXES = new Set(['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
-
-function walkerFor(start: Uint8Array): Walker | undefined {
+function walkerFor(start: Uint8Array, at: () => number): Walker | undefined {
 	const head = ascii(start, 0, 8);
-	if (head.startsWith('\xff\xd8\xff')) return jpegWalker();
-	if (head === '\x89PNG\r\n\x1a\n') return pngWalker();
-	if (ISO_FIRST_BOXES.has(ascii(start, 4, 8))) return isoWalker();
-	if (head.startsWith('II*\0') || head.startsWith('MM\0*'))
-		return headWalker('TIFF', (size, head) => tiffVerdict(head, size));
+	/** A format that needs only its first bytes and its size. */
+	const byHead = (format: string, judge: Walker['short']): Walker => ({
+		short: (size, head) =>
+			head.length < SIGNATURE_BYTES ? { whole: undefined, format } : judge(size, head),
+	});
+	const reading = (reader: Reader, format: string, reason: string) => ({
+		reader,
+		short: () => cutShort(format, reason),
+	});
+	if (head.startsWith('\xff\xd8\xff')) return jpegWalker(at);
+	if (head === '\x89PNG\r\n\x1a\n')
+		return reading(pngReader(), 'PNG', 'it ends before its IEND chunk');
+	if (ascii(start, 4, 8) === 'ftyp' || QUICKTIME_ATOMS.has(ascii(start, 4, 8))) return isoWalker();
+	if (head.startsWith('II*\0') || head.startsWith('MM\0*')) return byHead('TIFF', tiffVerdict);
 	const riff = { WEBP: 'WebP', 'AVI ': 'AVI' }[ascii(start, 8, 12)];
 	if (ascii(start, 0, 4) === 'RIFF' && riff)
-		return headWalker(riff, (size, head) => declaredLength(head, size, riff));
+		return byHead(riff, (size, head) => declaredLength(riff, size, head));
 	if (ascii(start, 0, 2) === 'BM')
-		return headWalker('BMP', (size, head) => declaredLength(head, size, 'BMP'));
-	if (ascii(start, 0, 4) === 'GIF8') return gifWalker();
+		return byHead('BMP', (size, head) => declaredLength('BMP', size, head));
+	if (ascii(start, 0, 4) === 'GIF8')
+		return reading(gifReader(), 'GIF', 'it ends before the GIF trailer');
 	return undefined;
 }
 
 /**
- * A check fed the file's bytes in order (`push`); `verdict` takes the file's first bytes (at least
- * the first MiB, which the EXIF reader keeps anyway) once all bytes were pushed. `headBytes` says
- * when fewer tell all (a JPEG's metadata ends where its image data begins).
+ * Fed the file's bytes in order (`push`); `verdict` takes its first MiB (the EXIF reader's head) or
+ * the first `headBytes`, which tell all when fewer do (a JPEG's metadata ends at its image data).
  */
 export function wholenessCheck(): {
 	push: (chunk: Uint8Array) => void;
 	verdict: (head: Uint8Array) => Wholeness;
 	headBytes: () => number;
 } {
+	// until the format is known, `start` holds every byte pushed (fewer than SIGNATURE_BYTES)
 	let start = new Uint8Array(0);
 	let walker: Walker | undefined;
-	let decided = false;
-	let size = 0;
-	// until the format is known, `start` holds every byte pushed (fewer than SIGNATURE_BYTES)
-	const decide = (...chunks: Uint8Array[]) => {
-		decided = true;
-		walker = walkerFor(start);
-		for (const chunk of chunks) walker?.feed(chunk);
+	let step: ReturnType<Reader['next']> | undefined;
+	let [size, fed, at] = [0, 0, 0];
+	let held: Uint8Array = new Uint8Array(0);
+	/** Hands the reader what it asks for, as far as `chunk` goes. */
+	const feed = (chunk: Uint8Array) => {
+		const base = fed;
+		fed += chunk.length;
+		for (let i = 0; step?.done === false;) {
+			const ask = step.value;
+			let answer = held;
+			if (typeof ask === 'function') {
+				i = ask(chunk, i);
+				if (i < 0) return;
+			} else {
+				const taken = chunk.subarray(i, i + ask.read - held.length);
+				held = held.length === 0 ? taken : Uint8Array.of(...held, ...taken);
+				i += taken.length;
+				if (held.length < ask.read) return;
+				[answer, held] = [held, new Uint8Array(0)];
+			}
+			at = base + i;
+			step = walker!.reader!.next(answer);
+		}
+	};
+	const decide = (earlier: Uint8Array) => {
+		walker = walkerFor(start, () => at);
+		step = walker?.reader?.next();
+		feed(earlier);
 	};
 	return {
 		push(chunk) {
 			size += chunk.length;
-			if (decided) return walker?.feed(chunk);
-			const earlier = start;
-			// only the signature's bytes are copied, never the chunk (a file may come as one buffer)
-			const taken = chunk.subarray(0, SIGNATURE_BYTES);
-			start = new Uint8Array(earlier.length + taken.length);
-			start.set(earlier);
-			start.set(taken, earlier.length);
-			if (earlier.length + chunk.length >= SIGNATURE_BYTES) decide(earlier, chunk);
+			if (start.length < SIGNATURE_BYTES) {
+				// only the signature's bytes are copied, never the chunk (a file may come as one buffer)
+				const earlier = start;
+				start = Uint8Array.of(...start, ...chunk.subarray(0, SIGNATURE_BYTES - start.length));
+				if (start.length < SIGNATURE_BYTES) return;
+				decide(earlier);
+			}
+			feed(chunk);
 		},
 		headBytes: () => walker?.headBytes?.() ?? Infinity,
 		verdict(head) {
-			if (!decided) decide(start);
-			return walker ? walker.verdict(size, head) : { whole: undefined };
+			if (start.length < SIGNATURE_BYTES) decide(start);
+			if (step?.done) return step.value;
+			return walker ? walker.short(size, head) : { whole: undefined };
 		},
 	};
 }
