@@ -9,8 +9,7 @@ import type {
 import { jsonParse, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { checkBaseUrl } from '../helpers/baseUrl';
-
-import type { Facts, Step } from '../helpers/errors';
+import type { Facts, Kind, Step } from '../helpers/errors';
 import { EventPicsError, isNetworkCode } from '../helpers/errors';
 import type { EventSummary } from '../helpers/events';
 import { parseEvents } from '../helpers/events';
@@ -19,29 +18,21 @@ import { headerText, shownSize } from '../helpers/text';
 /** The contexts that talk to EventPics: operations, dropdowns and the trigger's poll. */
 export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
-export interface Policy {
-	/** Tries of one request (or one upload), the first included. */
-	maxAttempts: number;
-	/** Longest time spent waiting between tries, summed. */
-	maxTotalWaitMs: number;
-	/** First backoff step; doubled on each further try, at most maxDelayMs. */
-	baseDelayMs: number;
-	maxDelayMs: number;
-	/**
-	 * Deadline of each call to the service (connect, answer, body), and the longest stall of a PUT or
-	 * a download. The service answers in well under a second, and S3-like storage drops a connection
-	 * idle for about 20 s, so only what is stuck ends.
-	 */
-	timeoutMs: number;
-}
-
-export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze({
+/**
+ * Tries of one request or upload (the first included); the longest time spent waiting between
+ * them, summed; the first backoff step, doubled on each try up to maxDelayMs. timeoutMs: the
+ * deadline of each call to the service and the longest stall of a PUT or a download. The service
+ * answers in well under a second, and S3-like storage drops a connection idle for about 20 s, so
+ * only what is stuck ends.
+ */
+export const DEFAULT_POLICY = Object.freeze({
 	maxAttempts: 8,
 	maxTotalWaitMs: 120_000,
 	baseDelayMs: 500,
 	maxDelayMs: 20_000,
 	timeoutMs: 60_000,
 });
+export type Policy = Record<keyof typeof DEFAULT_POLICY, number>;
 
 /** An answer body as n8n hands it out with `encoding: 'stream'` (a Node.js readable stream). */
 export interface AnswerStream extends AsyncIterable<Buffer | string> {
@@ -50,7 +41,6 @@ export interface AnswerStream extends AsyncIterable<Buffer | string> {
 	socket?: { remoteAddress?: string };
 }
 
-/** The statuses of a redirect. */
 export const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /**
@@ -73,36 +63,23 @@ export function callerWith<T extends Context>(ctx: T, signal: AbortSignal): T {
 	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as T;
 }
 
-/** Why a watch ended a transfer. */
-type Stop = 'stalled' | 'tooSlow' | 'deadline';
-
-export interface TransferWatch {
-	readonly signal: AbortSignal;
-	readonly startedAt: number;
-	readonly stopped: Stop | undefined;
-	readonly bytes: number;
-	/** Bytes that moved (either way); restarts the stall clock. */
-	moved: (count: number) => void;
-	/** Nothing is expected to move for `ms` (bytes still on their way): the stall clock starts after. */
-	quietFor: (ms: number) => void;
-	end: () => void;
-}
+export type TransferWatch = ReturnType<typeof watchTransfer>;
 
 /**
  * A watchdog over one transfer, on n8n's `sleep` (no timers of the node's own): the caller counts the
- * bytes that move; it aborts `signal` when none moved for `stallMs`, when the transfer falls below
- * `minBytesPerSecond` once `stallMs` has passed, or at `deadlineMs`. It looks four times per limit,
- * at most once a second.
+ * bytes that move (`moved`, or `quietFor` when none are expected to for a while); it aborts `signal`
+ * when none moved for `stallMs`, when the transfer falls below `minBytesPerSecond` once `stallMs`
+ * has passed, or at `deadlineMs`. It looks four times per limit, at most once a second.
  */
 export function watchTransfer(limits: {
 	stallMs: number;
 	minBytesPerSecond?: number;
 	deadlineMs?: number;
-}): TransferWatch {
+}) {
 	const controller = new AbortController();
 	const startedAt = Date.now();
 	let [lastAt, bytes, ended] = [startedAt, 0, false];
-	let stopped: Stop | undefined;
+	let stopped: 'stalled' | 'tooSlow' | 'deadline' | undefined;
 	const every = Math.max(
 		25,
 		Math.min(1000, Math.floor(Math.min(limits.stallMs, limits.deadlineMs ?? Infinity) / 4)),
@@ -121,7 +98,7 @@ export function watchTransfer(limits: {
 		}
 	})();
 	return {
-		signal: controller.signal,
+		signal: controller.signal as AbortSignal,
 		startedAt,
 		get stopped() {
 			return stopped;
@@ -227,6 +204,12 @@ export function retryAfterMs(value: string | undefined, nowMs = Date.now()): num
 	return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
+const STATUS_KINDS: Record<number, Kind> = {
+	400: 'badRequest',
+	401: 'unauthorized',
+	429: 'rateLimited',
+};
+
 /**
  * The failure a non-2xx answer stands for, with what the service said: the EventPics API's Error
  * object, or the storage's S3-style XML error. Anything else, and whatever a File URL's server
@@ -252,44 +235,37 @@ export function statusError(
 				code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1],
 				message: /<Message>([^<]*)<\/Message>/.exec(text)?.[1],
 			};
-	const facts: Facts = {
-		step,
-		statusCode,
-		said,
-		retryAfterMs: retryAfterMs(headerText(headers, 'retry-after')),
-	};
-	const kind =
-		statusCode === 401
-			? 'unauthorized'
-			: statusCode === 400
-				? 'badRequest'
-				: statusCode === 429
-					? 'rateLimited'
-					: statusCode >= 500
-						? 'serverError'
-						: 'status';
-	return new EventPicsError(kind, facts);
+	const kind = STATUS_KINDS[statusCode] ?? (statusCode >= 500 ? 'serverError' : 'status');
+	const retryAfter = retryAfterMs(headerText(headers, 'retry-after'));
+	return new EventPicsError(kind, { step, statusCode, said, retryAfterMs: retryAfter });
 }
 
 /** Largest answer of each service call read: an events list of 4 MiB is thousands of events. */
 const MAX_ANSWER = { geteventsandalbums: 4 * 1024 * 1024, getuploadurl: 64 * 1024 };
 
 /**
- * One call to the service: the credential applied by n8n (or, for getuploadurl, the key in the
- * body, which is all the API asks for and spares n8n's credential handling, about 1 ms a file); no
+ * One call to the service: the credential applied by n8n (or, for getuploadurl, the key in `body`,
+ * which is all the API asks for and spares n8n's credential handling, about 1 ms a file); no
  * redirect followed (the key would go along); a deadline for the whole call; at most MAX_ANSWER read.
  * The 2xx body, parsed; any failure thrown as an EventPicsError.
  */
 async function callApi(
 	ctx: Context,
-	step: 'geteventsandalbums' | 'getuploadurl',
-	options: IHttpRequestOptions,
+	step: keyof typeof MAX_ANSWER,
+	baseUrl: string,
 	timeoutMs: number,
+	body?: object,
 ): Promise<unknown> {
 	const deadline = AbortSignal.timeout(timeoutMs);
 	const signal = withCancel(ctx, deadline);
 	const full: IHttpRequestOptions = {
-		...options,
+		method: body ? 'POST' : 'GET',
+		url: `${baseUrl}/${step}`,
+		headers: {
+			Accept: 'application/json',
+			...(body ? { 'Content-Type': 'application/json' } : { 'Cache-Control': 'no-store' }),
+		},
+		...(body && { body: JSON.stringify(body) }),
 		json: false,
 		encoding: 'stream',
 		returnFullResponse: true,
@@ -300,37 +276,35 @@ async function callApi(
 		abortSignal: signal,
 	};
 	const caller = callerWith(ctx, signal);
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (
-			step === 'getuploadurl'
-				? await ctx.helpers.httpRequest.call(caller, full)
-				: await ctx.helpers.httpRequestWithAuthentication.call(caller, 'eventPicsApi', full)
-		) as IN8nHttpFullResponse;
-	} catch (error) {
+	const response = (await (
+		body
+			? ctx.helpers.httpRequest.call(caller, full)
+			: ctx.helpers.httpRequestWithAuthentication.call(caller, 'eventPicsApi', full)
+	).catch((error: unknown) => {
 		throw deadline.aborted
 			? new EventPicsError('deadline', { step, timeoutMs })
 			: networkFacts(step, error);
-	}
+	})) as IN8nHttpFullResponse;
 	const { statusCode } = response;
 	const headers = (response.headers ?? {}) as Record<string, unknown>;
 	const stream = response.body as AnswerStream;
 	if (REDIRECTS.has(statusCode)) {
 		stream.destroy();
-		let detail: string | undefined;
-		try {
-			const target = new URL(headerText(headers, 'location') ?? '', String(full.url));
-			detail = ['http:', 'https:'].includes(target.protocol) ? target.origin : target.protocol;
-		} catch {
-			detail = undefined;
-		}
+		const location = headerText(headers, 'location') ?? '';
+		const target = URL.canParse(location, full.url) ? new URL(location, full.url) : undefined;
+		const web = target && ['http:', 'https:'].includes(target.protocol);
+		const detail = web ? target.origin : target?.protocol;
 		throw new EventPicsError('redirect', { step, statusCode, detail });
 	}
 	const bytes = await readAnswer(stream, MAX_ANSWER[step], signal, { step, statusCode, timeoutMs });
-	const body = parseBody(bytes, statusCode);
-	if (statusCode < 200 || statusCode > 299) throw statusError(step, statusCode, headers, body);
-	return body;
+	const parsed = parseBody(bytes, statusCode);
+	if (statusCode < 200 || statusCode > 299) throw statusError(step, statusCode, headers, parsed);
+	return parsed;
 }
+
+/** An answer of 200 that is not what the API returns. */
+const malformed = (step: Step, detail: string) =>
+	new EventPicsError('malformed', { step, statusCode: 200, detail });
 
 /** A failure worth another try: 408, 429, 500, 502-504, a deadline or stall, a connection lost on the way. */
 export function isTransient(error: EventPicsError): boolean {
@@ -345,22 +319,20 @@ export function isTransient(error: EventPicsError): boolean {
 	);
 }
 
-/** What to do after a failed try: wait and try again, try again at once, or give up. */
-export type Decision = 'retry' | 'now' | 'stop';
-
 /**
- * Runs `attempt` until it succeeds, `decide` stops it, or the policy's tries or total wait are used
- * up; the last error is thrown with the tries it took. A try waits its backoff (exponential, half to
- * all of its step), or what the service asks (Retry-After) when it asks for longer. A 429 that says
- * to come back in a second or more is the service pacing, not failing: it does not use up Max
- * Attempts and waits what it asks (at least half the first step); a shorter Retry-After counts as
- * none. Every request counts against one bound: at most four times Max Attempts in all. A wait
- * longer than what is left of Max Total Wait ends the tries at once.
+ * Runs `attempt` until it succeeds, `decide` stops it (or says to try again at once), or the policy's
+ * tries or total wait are used up; the last error is thrown with the tries it took. A try waits its
+ * backoff (exponential, half to all of its step), or what the service asks (Retry-After) when it asks
+ * for longer. A 429 that says to come back in a second or more is the service pacing, not failing:
+ * it does not use up Max Attempts and waits what it asks (at least half the first step); a shorter
+ * Retry-After counts as none. Every request counts against one bound: at most four times Max
+ * Attempts in all. A wait longer than what is left of Max Total Wait ends the tries at once.
  */
 export async function withRetries<T>(
 	policy: Policy,
 	attempt: (attemptNumber: number) => Promise<T>,
-	decide: (error: EventPicsError) => Decision = (error) => (isTransient(error) ? 'retry' : 'stop'),
+	decide: (error: EventPicsError) => 'retry' | 'now' | 'stop' = (error) =>
+		isTransient(error) ? 'retry' : 'stop',
 	random: () => number = Math.random,
 ): Promise<T> {
 	const startedAt = Date.now();
@@ -378,11 +350,8 @@ export async function withRetries<T>(
 		const paced = error.kind === 'rateLimited' && asked >= 1000;
 		if (!paced) counted++;
 		const tries = { attempts: attemptNumber, elapsedMs: Date.now() - startedAt };
-		if (
-			decision === 'stop' ||
-			counted >= policy.maxAttempts ||
-			attemptNumber >= policy.maxAttempts * 4
-		) {
+		const last = counted >= policy.maxAttempts || attemptNumber >= policy.maxAttempts * 4;
+		if (decision === 'stop' || last) {
 			error.facts = { ...error.facts, tries };
 			throw error;
 		}
@@ -407,58 +376,25 @@ export async function listEvents(
 	policy: Policy,
 ): Promise<EventSummary[]> {
 	return await withRetries(policy, async () => {
-		const body = await callApi(
-			ctx,
-			'geteventsandalbums',
-			{
-				method: 'GET',
-				url: `${baseUrl}/geteventsandalbums`,
-				headers: { Accept: 'application/json', 'Cache-Control': 'no-store' },
-			},
-			policy.timeoutMs,
-		);
-		const events = parseEvents(body);
+		const events = parseEvents(await callApi(ctx, 'geteventsandalbums', baseUrl, policy.timeoutMs));
 		if (events) return events;
-		throw new EventPicsError('malformed', {
-			step: 'geteventsandalbums',
-			statusCode: 200,
-			detail: 'a JSON "events" list',
-		});
+		throw malformed('geteventsandalbums', 'a JSON "events" list');
 	});
 }
 
-/** POST /getuploadurl, once: the pre-signed address of one file. */
+/** POST /getuploadurl, once: the pre-signed address of one file (no album, no Taken At: left out). */
 export async function requestUploadUrl(
 	ctx: Context,
-	credential: { baseUrl: string; apiKey: string },
+	{ baseUrl, apiKey }: { baseUrl: string; apiKey: string },
 	file: { linkId: string; fileName: string; albumId?: string; takenAt?: number },
 	timeoutMs: number,
 ): Promise<string> {
-	const body: IDataObject = {
-		apiKey: credential.apiKey,
-		linkId: file.linkId,
-		fileName: file.fileName,
-	};
-	if (file.albumId) body.albumId = file.albumId;
-	if (file.takenAt !== undefined) body.takenAt = file.takenAt;
-	const answer = await callApi(
-		ctx,
-		'getuploadurl',
-		{
-			method: 'POST',
-			url: `${credential.baseUrl}/getuploadurl`,
-			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-			body: JSON.stringify(body),
-		},
-		timeoutMs,
-	);
+	const { linkId, fileName, albumId, takenAt } = file;
+	const body = { apiKey, linkId, fileName, albumId: albumId || undefined, takenAt };
+	const answer = await callApi(ctx, 'getuploadurl', baseUrl, timeoutMs, body);
 	const uploadUrl = (answer as IDataObject | null)?.uploadUrl;
 	if (typeof uploadUrl === 'string' && /^https?:\/\//i.test(uploadUrl)) return uploadUrl;
-	throw new EventPicsError('malformed', {
-		step: 'getuploadurl',
-		statusCode: 200,
-		detail: 'an "uploadUrl" address',
-	});
+	throw malformed('getuploadurl', 'an "uploadUrl" address');
 }
 
 /**
@@ -466,23 +402,20 @@ export async function requestUploadUrl(
  * (helpers/baseUrl.ts) or it has no key. Its errors name the credential's field, no item.
  */
 export async function readCredential(ctx: Context): Promise<{ baseUrl: string; apiKey: string }> {
-	const credentials = (await ctx.getCredentials('eventPicsApi')) as {
-		apiKey?: unknown;
-		baseUrl?: unknown;
-	};
-	const base = checkBaseUrl(credentials.baseUrl);
+	const { apiKey, baseUrl } = (await ctx.getCredentials('eventPicsApi')) as Record<string, unknown>;
+	const base = checkBaseUrl(baseUrl);
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), message, { description });
 	if (!base.ok)
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw refuse(
 			`The Base URL of the EventPics credential is refused: ${base.reason}`,
-			{
-				description: 'Open the EventPics credential and correct its Base URL.',
-			},
+			'Open the EventPics credential and correct its Base URL.',
 		);
-	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
-	if (apiKey === '')
-		throw new NodeOperationError(ctx.getNode(), 'The EventPics credential has no API key', {
-			description: 'Open the EventPics credential and paste the API key from the EventPics app.',
-		});
-	return { baseUrl: base.url, apiKey };
+	const key = typeof apiKey === 'string' ? apiKey.trim() : '';
+	if (key === '')
+		throw refuse(
+			'The EventPics credential has no API key',
+			'Open the EventPics credential and paste the API key from the EventPics app.',
+		);
+	return { baseUrl: base.url, apiKey: key };
 }
