@@ -59,18 +59,12 @@ const NETWORK: Array<[RegExp, string]> = [
 	[/^ERR_INVALID_URL$/, 'the address is not valid'],
 ];
 
-/** A failed connection's code: one NETWORK words, or a system error code; not ABORT_ERR and the like. */
+/** A failed connection's code: one NETWORK words or a system error code; not ABORT_ERR and the like. */
 export const isNetworkCode = (code: string) =>
 	NETWORK.some(([pattern]) => pattern.test(code)) || /^E(?!RR_)[A-Z0-9_]+$/.test(code);
 
 /** The option names and places a caller's advice fills in (the operation's words). */
-export interface Names {
-	timeout?: string;
-	wait?: string;
-	rate?: string;
-	internal?: string;
-	maxSize?: string;
-}
+export type Names = Partial<Record<'timeout' | 'wait' | 'rate' | 'internal' | 'maxSize', string>>;
 
 const NOT_THE_API =
 	'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.';
@@ -210,7 +204,6 @@ export class EventPicsError extends Error {
 	}
 }
 
-/** Longest message and description kept. */
 const MAX_TEXT = 2000;
 
 /** A caller's own words for some kinds (the trigger's, the credential test's), and its option names. */
@@ -252,10 +245,7 @@ export function wordsOf(error: EventPicsError, secret: string | undefined, voice
 	return { message, description: capText(parts.filter(Boolean).join(' '), MAX_TEXT) };
 }
 
-/**
- * Any error of an operation as the NodeApiError (an HTTP answer) or NodeOperationError n8n shows,
- * once, at the edge. `itemIndex` only for what concerns one item: a credential problem names none.
- */
+/** Any error as n8n's NodeApiError (an HTTP answer) or NodeOperationError; a refused key names no item. */
 export function toNodeError(
 	node: INode,
 	error: unknown,

@@ -1,30 +1,18 @@
 import { sleep } from 'n8n-workflow';
 
 /** The uploads' side: wait before each getuploadurl; tell each 429 and good answer (signMs: getuploadurl's). */
-export interface RateSignals {
-	paced: () => Promise<void>;
-	throttled: (retryAfterMs: number | undefined, sentAt: number) => void;
-	succeeded: (signMs?: number) => void;
-}
+export type RateSignals = Pick<Pacer, 'paced' | 'throttled' | 'succeeded'>;
 
-/** An answer is slow above twice the fastest plus this (ms); one step down per COOL_DOWN_MS at most. */
-const SLOW_MARGIN_MS = 50;
-const COOL_DOWN_MS = 1000;
-/** The level after a 429: this share of what its window let through (the flat part stays under). */
-const LEVEL = 0.98;
-/** A 429 backs off to this share of the level; the cubic climb back takes CLIMB_CALLS good calls. */
-const BACK_OFF = 0.95;
-const CLIMB_CALLS = 30;
-/** Above the level the probe gains this share one climb later; at MAX_PROBE times it, it is the level. */
-const PROBE_GAIN = 0.3;
-const MAX_PROBE = 2;
-/** Lowest rate (calls per second); bounds of the window (ms) a 429 is measured over, its Retry-After. */
-const MIN_RATE = 0.5;
-const MIN_WINDOW_MS = 1000;
-const MAX_WINDOW_MS = 10_000;
-/** A 429 without Retry-After is noise unless over this share of the last ~NOISE_ANSWERS answers were 429s. */
-const NOISE_SHARE = 0.2;
-const NOISE_ANSWERS = 50;
+// An answer is slow above twice the fastest plus SLOW_MARGIN_MS; one step down per COOL_DOWN_MS.
+const [SLOW_MARGIN_MS, COOL_DOWN_MS] = [50, 1000];
+// After a 429 the level is LEVEL of what its window let through (the flat part stays under); the
+// rate backs off to BACK_OFF of it and climbs back along a cubic over CLIMB_CALLS good calls; above
+// the level the probe gains PROBE_GAIN one climb later, and at MAX_PROBE times it, it is the level.
+const [LEVEL, BACK_OFF, CLIMB_CALLS, PROBE_GAIN, MAX_PROBE] = [0.98, 0.95, 30, 0.3, 2];
+// The lowest rate (calls per second); the bounds (ms) of the window a 429 is measured over.
+const [MIN_RATE, MIN_WINDOW_MS, MAX_WINDOW_MS] = [0.5, 1000, 10_000];
+// A 429 without Retry-After is noise unless over NOISE_SHARE of the last ~NOISE_ANSWERS were 429s.
+const [NOISE_SHARE, NOISE_ANSWERS] = [0.2, 50];
 const REAL_CLOCK = { now: () => Date.now(), sleep };
 
 /**

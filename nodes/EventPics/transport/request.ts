@@ -19,11 +19,9 @@ import { headerText, shownSize } from '../helpers/text';
 export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /**
- * Tries of one request or upload (the first included); the longest time spent waiting between
- * them, summed; the first backoff step, doubled on each try up to maxDelayMs. timeoutMs: the
- * deadline of each call to the service and the longest stall of a PUT or a download. The service
- * answers in well under a second, and S3-like storage drops a connection idle for about 20 s, so
- * only what is stuck ends.
+ * Tries (the first included), their summed waits, the backoff's first step and its cap. timeoutMs:
+ * each call's deadline, a PUT's or download's longest stall; the service answers in well under a
+ * second and S3-like storage drops a connection idle for about 20 s, so only what is stuck ends.
  */
 export const DEFAULT_POLICY = Object.freeze({
 	maxAttempts: 8,
@@ -43,10 +41,7 @@ export interface AnswerStream extends AsyncIterable<Buffer | string> {
 
 export const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
-/**
- * The slowest link a transfer may be on: 256 kbit/s, below any uplink that still carries photos.
- * Used only where the node cannot see bytes move, or to bound a server that drips.
- */
+/** 256 kbit/s, below any uplink that still carries photos: where bytes cannot be seen, or a server drips. */
 export const SLOWEST_LINK_BYTES_PER_SECOND = 32 * 1024;
 
 /** The execution's cancel signal (the user stopping the workflow) joined with `signal`. */
@@ -55,10 +50,7 @@ export function withCancel(ctx: Context, signal: AbortSignal): AbortSignal {
 	return cancel ? AbortSignal.any([signal, cancel]) : signal;
 }
 
-/**
- * `ctx` for a request that must end on `signal`: n8n's authenticated helper replaces a request's
- * `abortSignal` by the execution's cancel signal, so this context hands it ours instead.
- */
+/** `ctx` whose cancel signal is `signal`: n8n's helpers replace a request's `abortSignal` by it. */
 export function callerWith<T extends Context>(ctx: T, signal: AbortSignal): T {
 	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as T;
 }
@@ -66,10 +58,9 @@ export function callerWith<T extends Context>(ctx: T, signal: AbortSignal): T {
 export type TransferWatch = ReturnType<typeof watchTransfer>;
 
 /**
- * A watchdog over one transfer, on n8n's `sleep` (no timers of the node's own): the caller counts the
- * bytes that move (`moved`, or `quietFor` when none are expected to for a while); it aborts `signal`
- * when none moved for `stallMs`, when the transfer falls below `minBytesPerSecond` once `stallMs`
- * has passed, or at `deadlineMs`. It looks four times per limit, at most once a second.
+ * A watchdog over one transfer on n8n's `sleep`: the caller counts bytes (`moved`, or `quietFor` when
+ * none are due for a while); it aborts `signal` when none moved for `stallMs`, below
+ * `minBytesPerSecond` once `stallMs` has passed, or at `deadlineMs`; four looks per limit, at most 1/s.
  */
 export function watchTransfer(limits: {
 	stallMs: number;
@@ -116,9 +107,8 @@ export function watchTransfer(limits: {
 }
 
 /**
- * An answer body, but never more than `maxBytes` (the stream is destroyed) and never past `signal`
- * (destroyed when it fires, so a server that drips a byte now and then cannot hold the node).
- * Throws what ended it: 'tooLarge', 'deadline', or the network error that broke it off.
+ * An answer body, never more than `maxBytes` and never past `signal` (a server that drips a byte now
+ * and then cannot hold the node). Throws 'tooLarge', 'deadline', or the network error.
  */
 export async function readAnswer(
 	stream: AnswerStream,
@@ -154,10 +144,7 @@ export async function readAnswer(
 	return Buffer.concat(chunks);
 }
 
-/**
- * The body as JSON when it is JSON, else as text. An error answer over 64 KiB stays text (its start
- * only): parsing megabytes of a hostile one is where it would cost seconds.
- */
+/** JSON when it is JSON, else text; an error answer over 64 KiB stays text (parsing it costs seconds). */
 export function parseBody(bytes: Buffer, statusCode = 200): unknown {
 	if ((statusCode < 200 || statusCode > 299) && bytes.length > 64 * 1024)
 		return bytes.toString('utf8', 0, 64 * 1024);
@@ -166,10 +153,9 @@ export function parseBody(bytes: Buffer, statusCode = 200): unknown {
 }
 
 /**
- * What ended a request that got no answer: n8n's SSRF refusal or a network error code, found in the
- * error or its causes; else the error as it was thrown (the name, code and message of the deepest
- * that has a message): n8n's own helpers can fail before anything is sent, and such a failure called
- * a network one sends the user to check a network that works.
+ * What ended a request without an answer: n8n's SSRF refusal or a network code, in the error or its
+ * causes; else the error as thrown (n8n's helpers can fail before sending: called a network failure,
+ * it would send the user to check a network that works).
  */
 export function networkFacts(
 	step: Step,
@@ -211,9 +197,8 @@ const STATUS_KINDS: Record<number, Kind> = {
 };
 
 /**
- * The failure a non-2xx answer stands for, with what the service said: the EventPics API's Error
- * object, or the storage's S3-style XML error. Anything else, and whatever a File URL's server
- * says, is nobody's business in an error: an upload address or a File URL may point anywhere.
+ * A non-2xx answer's failure, with what the API's Error object or the storage's S3 XML error said;
+ * nothing else is kept: an upload address or a File URL may point anywhere.
  */
 export function statusError(
 	step: Step,
@@ -244,10 +229,9 @@ export function statusError(
 const MAX_ANSWER = { geteventsandalbums: 4 * 1024 * 1024, getuploadurl: 64 * 1024 };
 
 /**
- * One call to the service: the credential applied by n8n (or, for getuploadurl, the key in `body`,
- * which is all the API asks for and spares n8n's credential handling, about 1 ms a file); no
- * redirect followed (the key would go along); a deadline for the whole call; at most MAX_ANSWER read.
- * The 2xx body, parsed; any failure thrown as an EventPicsError.
+ * One call to the service, its 2xx body parsed: the credential applied by n8n (or the key in
+ * getuploadurl's `body`, all the API asks, sparing about 1 ms a file); no redirect followed (the key
+ * would go along); a deadline for the whole call; at most MAX_ANSWER read.
  */
 async function callApi(
 	ctx: Context,
@@ -320,13 +304,10 @@ export function isTransient(error: EventPicsError): boolean {
 }
 
 /**
- * Runs `attempt` until it succeeds, `decide` stops it (or says to try again at once), or the policy's
- * tries or total wait are used up; the last error is thrown with the tries it took. A try waits its
- * backoff (exponential, half to all of its step), or what the service asks (Retry-After) when it asks
- * for longer. A 429 that says to come back in a second or more is the service pacing, not failing:
- * it does not use up Max Attempts and waits what it asks (at least half the first step); a shorter
- * Retry-After counts as none. Every request counts against one bound: at most four times Max
- * Attempts in all. A wait longer than what is left of Max Total Wait ends the tries at once.
+ * Runs `attempt` until it succeeds, `decide` stops it, or the tries or total wait are used up; the
+ * last error is thrown with its tries. A try waits its backoff (exponential, jittered) or a longer
+ * Retry-After. A 429 asking for a second or more is pacing, not failing: it is not counted against
+ * Max Attempts (four times that bounds all tries). A wait past Max Total Wait ends the tries at once.
  */
 export async function withRetries<T>(
 	policy: Policy,
@@ -397,10 +378,7 @@ export async function requestUploadUrl(
 	throw malformed('getuploadurl', 'an "uploadUrl" address');
 }
 
-/**
- * The EventPics credential, refused before anything is sent when its Base URL would expose the key
- * (helpers/baseUrl.ts) or it has no key. Its errors name the credential's field, no item.
- */
+/** The credential, refused before anything is sent if its Base URL would expose the key, or no key. */
 export async function readCredential(ctx: Context): Promise<{ baseUrl: string; apiKey: string }> {
 	const { apiKey, baseUrl } = (await ctx.getCredentials('eventPicsApi')) as Record<string, unknown>;
 	const base = checkBaseUrl(baseUrl);
