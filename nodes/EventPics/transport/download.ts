@@ -22,13 +22,6 @@ export function shownUrl(url: URL): string {
 	return capText(copy.href, 2000);
 }
 
-/** allowInternal: Allow Internal Addresses; timeoutMs: no byte for this long ends the download. */
-interface DownloadLimits {
-	allowInternal: boolean;
-	maxBytes: number;
-	timeoutMs: number;
-}
-
 const MAX_REDIRECTS = 10;
 
 /** Waits until a paused stream has data to read, ends, fails or closes. */
@@ -44,9 +37,8 @@ async function readable(stream: BinaryStream): Promise<void> {
 }
 
 /**
- * The first `size` bytes of a stream, read in paused mode and put back in front of it, so that the
- * store then reads the file from its start. `whole` when the file ended within them (a stream takes
- * no bytes back after its end: then these bytes are stored instead).
+ * The first `size` bytes of a stream, read and put back in front of it for the store; `whole` when
+ * the file ended within them (a stream takes no bytes back after its end: these are stored instead).
  */
 async function peek(stream: BinaryStream, size: number) {
 	const taken: Buffer[] = [];
@@ -71,11 +63,7 @@ async function peek(stream: BinaryStream, size: number) {
 	return { bytes: Buffer.concat(taken), whole };
 }
 
-/**
- * Counts every byte the source pushes into the stream while another reader (n8n's binary store)
- * consumes it: into the transfer's watch, and against `maxBytes`, past which the stream is destroyed.
- * `end` ends the count and the watch.
- */
+/** Counts the bytes pushed into the stream n8n's store reads: into the watch, and up to `maxBytes`. */
 function countPushes(stream: BinaryStream, maxBytes: number, watch: TransferWatch) {
 	const state = { received: stream.readableLength, tooLarge: false };
 	const stop = (message: string) => !stream.destroyed && stream.destroy(new Error(message));
@@ -102,36 +90,28 @@ function countPushes(stream: BinaryStream, maxBytes: number, watch: TransferWatc
 }
 
 /**
- * Downloads an http(s) address into n8n's binary store, once. Follows redirects itself, each hop
- * checked and connected to at its checked address (transport/egress.ts), at most MAX_REDIRECTS; never
- * stores more than `limits.maxBytes` (refused by Content-Length before reading, stopped while
- * reading). It always ends: no byte for Timeout (the headers included), or less than 256 kbit/s on
- * average once Timeout has passed, ends it. Its first 4 KiB (`head`) come back before anything is
- * stored; the caller then stores the file (`store`) or lets it go (`cancel`).
+ * Downloads an http(s) address into n8n's binary store, once: redirects followed here, each hop
+ * checked and connected to at its checked address (egress.ts); never more than `maxBytes` (by
+ * Content-Length, then while reading); no byte for Timeout, or under 256 kbit/s after it, ends it.
+ * Its first 4 KiB (`head`) come before anything is stored; then the caller calls `store` or `cancel`.
  */
-export async function startDownload(ctx: IExecuteFunctions, address: URL, limits: DownloadLimits) {
-	const watch = watchTransfer({
-		stallMs: limits.timeoutMs,
-		minBytesPerSecond: SLOWEST_LINK_BYTES_PER_SECOND,
-	});
+export async function startDownload(
+	ctx: IExecuteFunctions,
+	address: URL,
+	limits: { allowInternal: boolean; maxBytes: number; timeoutMs: number },
+) {
+	const stallMs = limits.timeoutMs;
+	const watch = watchTransfer({ stallMs, minBytesPerSecond: SLOWEST_LINK_BYTES_PER_SECOND });
 	const signal = withCancel(ctx, watch.signal);
 	let started = false;
 	try {
-		for (let url = address, redirects = 0; ; redirects++) {
+		for (let url = address, hops = 0; ; hops++) {
 			const shownAt = shownUrl(url);
-			const where = redirects
-				? `after ${redirects} redirect${redirects > 1 ? 's' : ''}`
-				: undefined;
+			const where = hops ? `after ${hops} redirect${hops > 1 ? 's' : ''}` : undefined;
 			if (url.protocol !== 'https:' && url.protocol !== 'http:')
 				throw new EventPicsError('notHttp', { step: 'download', url: shownAt, detail: where });
-			const target = await checkedTarget(
-				ctx,
-				url,
-				'download',
-				limits.allowInternal,
-				shownAt,
-				where,
-			);
+			const allow = limits.allowInternal;
+			const target = await checkedTarget(ctx, url, 'download', allow, shownAt, where);
 			const response = (await ctx.helpers.httpRequest
 				.call(callerWith(ctx, signal), {
 					method: 'GET',
@@ -155,7 +135,7 @@ export async function startDownload(ctx: IExecuteFunctions, address: URL, limits
 				return download;
 			}
 			(response.body as BinaryStream).destroy();
-			url = nextHop(url, response, redirects, address);
+			url = nextHop(url, response, hops, address);
 		}
 	} finally {
 		// a download that came (its first bytes read) ends its watch when stored or let go
@@ -207,13 +187,8 @@ function fileLength(headers: IN8nHttpFullResponse['headers']): number | undefine
 
 /** The failures of a download that came: larger than Max File Size, or broken off. */
 const failures = (url: string, maxBytes: number) => ({
-	tooLarge: (reason: string) =>
-		new EventPicsError('fileTooLarge', {
-			step: 'download',
-			url,
-			detail: shownSize(maxBytes),
-			reason,
-		}),
+	tooLarge: (reason: string, detail = shownSize(maxBytes)) =>
+		new EventPicsError('fileTooLarge', { step: 'download', url, detail, reason }),
 	brokeOff: (detail: string, networkCode?: string) =>
 		new EventPicsError('brokeOff', { step: 'download', url, detail, networkCode }),
 });
@@ -223,7 +198,7 @@ async function received(
 	ctx: IExecuteFunctions,
 	url: URL,
 	response: IN8nHttpFullResponse,
-	limits: DownloadLimits,
+	limits: Parameters<typeof startDownload>[2],
 	watch: TransferWatch,
 ) {
 	const { headers } = response;

@@ -16,16 +16,15 @@ const [NOISE_SHARE, NOISE_ANSWERS] = [0.2, 50];
 const REAL_CLOCK = { now: () => Date.now(), sleep };
 
 /**
- * One run's pacing. At once: `start` (default `max`, "Concurrent Uploads"), plus one per good quick
- * answer up to `max`; after a 429 or a slow answer one per run of good answers as long as the limit,
- * and a slow answer gives one back (never below `start`).
+ * One run's pacing. At once: `start` (default `max`, "Concurrent Uploads"), one more per good quick
+ * answer up to `max`; after a 429 or a slow answer one more per run of good answers as long as the
+ * limit, and a slow answer gives one back (never below `start`).
  * Rate: none until the first 429; then getuploadurl calls go one at a time, in call order, 1/rate
  * apart, after a pause for the window the first burst filled. A 429 measures the limit: what its
- * window (Retry-After, 1-10 s) let through before its call (the first time plus itself: the burst
- * began with the events list), at most the rate refused. The rate backs off below that level and
- * climbs back along a cubic curve, flat near the level, then probing above it ever faster; the climb
- * counts good calls, not seconds (about one 429 in CLIMB_CALLS at a steady limit, whatever the rate).
- * 429s to calls sent before the last back-off say nothing new. No wait is longer than `maxWaitMs`.
+ * window (Retry-After, 1-10 s) let through before its call, at most the rate refused. The rate backs
+ * off below that level and climbs back along a cubic curve counted in good calls, not seconds (about
+ * one 429 in CLIMB_CALLS at a steady limit, whatever the rate). 429s to calls sent before the last
+ * back-off say nothing new. No wait is longer than `maxWaitMs`.
  */
 export class Pacer {
 	readonly max: number;

@@ -68,42 +68,34 @@ export function watchTransfer(limits: {
 	deadlineMs?: number;
 }) {
 	const controller = new AbortController();
-	const startedAt = Date.now();
-	let [lastAt, bytes, ended] = [startedAt, 0, false];
-	let stopped: 'stalled' | 'tooSlow' | 'deadline' | undefined;
-	const every = Math.max(
-		25,
-		Math.min(1000, Math.floor(Math.min(limits.stallMs, limits.deadlineMs ?? Infinity) / 4)),
-	);
-	void (async () => {
-		while (!ended && !stopped) {
-			await sleep(every);
-			const now = Date.now();
-			const owed = ((limits.minBytesPerSecond ?? 0) * (now - startedAt - limits.stallMs)) / 1000;
-			if (ended) return;
-			if (limits.deadlineMs !== undefined && now - startedAt >= limits.deadlineMs)
-				stopped = 'deadline';
-			else if (now - lastAt >= limits.stallMs) stopped = 'stalled';
-			else if (owed > 0 && bytes < owed) stopped = 'tooSlow';
-			if (stopped) controller.abort(new Error(`The transfer was stopped: ${stopped}`));
-		}
-	})();
-	return {
+	let [lastAt, ended] = [Date.now(), false];
+	const watch = {
 		signal: controller.signal as AbortSignal,
-		startedAt,
-		get stopped() {
-			return stopped;
-		},
-		get bytes() {
-			return bytes;
-		},
+		startedAt: lastAt,
+		stopped: undefined as 'stalled' | 'tooSlow' | 'deadline' | undefined,
+		bytes: 0,
 		moved: (count: number) => {
-			bytes += count;
+			watch.bytes += count;
 			lastAt = Math.max(lastAt, Date.now());
 		},
 		quietFor: (ms: number) => void (lastAt = Math.max(lastAt, Date.now() + ms)),
 		end: () => void (ended = true),
 	};
+	const { stallMs, minBytesPerSecond = 0, deadlineMs = Infinity } = limits;
+	const every = Math.max(25, Math.min(1000, Math.floor(Math.min(stallMs, deadlineMs) / 4)));
+	void (async () => {
+		while (!ended && !watch.stopped) {
+			await sleep(every);
+			const now = Date.now();
+			const owed = (minBytesPerSecond * (now - watch.startedAt - stallMs)) / 1000;
+			if (ended) return;
+			if (now - watch.startedAt >= deadlineMs) watch.stopped = 'deadline';
+			else if (now - lastAt >= stallMs) watch.stopped = 'stalled';
+			else if (owed > 0 && watch.bytes < owed) watch.stopped = 'tooSlow';
+			if (watch.stopped) controller.abort(new Error(`The transfer was stopped: ${watch.stopped}`));
+		}
+	})();
+	return watch;
 }
 
 /**
@@ -190,11 +182,7 @@ export function retryAfterMs(value: string | undefined, nowMs = Date.now()): num
 	return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
-const STATUS_KINDS: Record<number, Kind> = {
-	400: 'badRequest',
-	401: 'unauthorized',
-	429: 'rateLimited',
-};
+const KINDS: Record<number, Kind> = { 400: 'badRequest', 401: 'unauthorized', 429: 'rateLimited' };
 
 /**
  * A non-2xx answer's failure, with what the API's Error object or the storage's S3 XML error said;
@@ -220,7 +208,7 @@ export function statusError(
 				code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1],
 				message: /<Message>([^<]*)<\/Message>/.exec(text)?.[1],
 			};
-	const kind = STATUS_KINDS[statusCode] ?? (statusCode >= 500 ? 'serverError' : 'status');
+	const kind = KINDS[statusCode] ?? (statusCode >= 500 ? 'serverError' : 'status');
 	const retryAfter = retryAfterMs(headerText(headers, 'retry-after'));
 	return new EventPicsError(kind, { step, statusCode, said, retryAfterMs: retryAfter });
 }
