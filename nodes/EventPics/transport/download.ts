@@ -127,7 +127,7 @@ export async function startDownload(
 				})
 				.catch((error: unknown) => {
 					const failed = networkFacts('download', error, { url: shownAt });
-					throw stoppedDownload(watch, limits.timeoutMs, shownAt, failed);
+					throw stopped(watch, limits.timeoutMs, shownAt, failed);
 				})) as IN8nHttpFullResponse;
 			if (response.statusCode >= 200 && response.statusCode <= 299) {
 				const download = await received(ctx, url, response, limits, watch);
@@ -144,12 +144,7 @@ export async function startDownload(
 }
 
 /** The failure of a download its watch stopped, else `otherwise`. */
-function stoppedDownload(
-	watch: TransferWatch,
-	timeoutMs: number,
-	url: string,
-	otherwise: EventPicsError,
-) {
+function stopped(watch: TransferWatch, timeoutMs: number, url: string, otherwise: EventPicsError) {
 	const timeout = `${shownDuration(timeoutMs)} (Timeout)`;
 	if (watch.stopped === 'tooSlow') {
 		const detail = `its server sent ${shownSize(watch.bytes)} in ${shownDuration(Date.now() - watch.startedAt)}, less than 256 kbit/s, the least the node waits for (at most ${timeout} plus its size at that rate)`;
@@ -216,7 +211,7 @@ async function received(
 		if (over) return tooLarge(`sent more; stopped after ${shownSize(received)}`);
 		const code = networkFacts('download', error).facts.networkCode;
 		const sent = length === undefined ? shownSize(received) : progress(received, length);
-		return stoppedDownload(watch, limits.timeoutMs, shownAt, brokeOff(`after ${sent}`, code));
+		return stopped(watch, limits.timeoutMs, shownAt, brokeOff(`after ${sent}`, code));
 	};
 	const start = await peek(stream, 4096).catch((error: unknown) => {
 		counted.end();
@@ -233,8 +228,7 @@ async function received(
 			.finally(counted.end);
 		if (counted.state.tooLarge) throw failed(undefined);
 		// a watch that fired as the store finished: what was stored may be cut short
-		if (watch.stopped)
-			throw stoppedDownload(watch, limits.timeoutMs, shownAt, brokeOff('before its end'));
+		if (watch.stopped) throw stopped(watch, limits.timeoutMs, shownAt, brokeOff('before its end'));
 		const size = binary.id
 			? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 			: Buffer.from(binary.data, 'base64').length;

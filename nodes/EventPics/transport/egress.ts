@@ -13,19 +13,13 @@ export interface Target {
 	agentOptions?: { servername: string };
 }
 
-type Lookup = (
-	hostname: string,
-	options: { all: true },
-	callback: (error: Error | null, addresses: Array<{ address: string }>) => void,
-) => void;
-
 /** The addresses a name resolves to, each checked by the filter; or, as text, why it is refused. */
 async function resolve(filter: NodeEgressFilter, hostname: string) {
-	const lookup = filter.createSecureLookup() as unknown as Lookup;
 	return await new Promise<string[] | string>((done) =>
-		lookup(hostname, { all: true }, (error, addresses) => {
+		filter.createSecureLookup()(hostname, { all: true }, (error, addresses) => {
 			const { name, ip, code } = (error ?? {}) as Error & { ip?: unknown; code?: unknown };
-			if (!error && addresses.length > 0) done(addresses.map((entry) => entry.address));
+			if (!error && Array.isArray(addresses) && addresses.length > 0)
+				done(addresses.map((entry) => entry.address));
 			else if (name === 'SsrfBlockedIpError')
 				done(
 					`a name that resolves to ${typeof ip === 'string' ? ip : 'an address'}, an address n8n's egress filter restricts`,
@@ -44,12 +38,11 @@ const resolved = new WeakMap<object, Map<string, ReturnType<typeof resolve>>>();
 
 /**
  * Where to connect for `url` (a File URL or one of its redirects, an upload address), or the refusal
- * of an internal address. The name is resolved once, through n8n's egress filter (2.41 and later,
- * 'enforced': its rules apply even where SSRF protection is off), its addresses checked, and the
- * request connects to the checked address (the name goes along as Host and for TLS), so a name that
- * answers a public address first and an internal one after (DNS rebinding) cannot lead inside; a
- * name that cannot be resolved is refused. `allowInternal` (Allow Internal Addresses, or a local
- * Base URL) connects to the name as it is. An n8n without the filter gets the literal checks only.
+ * of an internal address. The name is resolved once, through n8n's egress filter, and the request
+ * connects to the checked address (the name goes along as Host and for TLS), so a name that answers
+ * a public address first and an internal one after (DNS rebinding) cannot lead inside; a name that
+ * cannot be resolved is refused. `allowInternal` (Allow Internal Addresses, or a local Base URL)
+ * connects to the name as it is. An n8n without the filter gets the literal checks only.
  */
 export async function checkedTarget(
 	ctx: Context,
@@ -72,17 +65,18 @@ export async function checkedTarget(
 	if (allowInternal) return same;
 	const literal = internalHostReason(url.hostname);
 	if (literal) throw refuse(literal);
-	const helpers = ctx.helpers as {
-		getSecureEgressFilter?: (policy: 'enforced') => NodeEgressFilter;
-	};
-	if (typeof helpers.getSecureEgressFilter !== 'function') return same;
+	// n8n 2.41 and later; 'enforced': its rules apply even where SSRF protection is off
+	if (typeof ctx.helpers.getSecureEgressFilter !== 'function') return same;
 	// one answer per name for the node's run: every request of the run connects to that address
 	let answers = resolved.get(ctx);
 	if (!answers) resolved.set(ctx, (answers = new Map()));
 	const hostname = url.hostname.replace(/^\[|\]$/g, '');
 	let answer = answers.get(hostname);
 	if (!answer)
-		answers.set(hostname, (answer = resolve(helpers.getSecureEgressFilter('enforced'), hostname)));
+		answers.set(
+			hostname,
+			(answer = resolve(ctx.helpers.getSecureEgressFilter('enforced'), hostname)),
+		);
 	const found = await answer;
 	if (typeof found === 'string') throw refuse(found);
 	const [address] = found;

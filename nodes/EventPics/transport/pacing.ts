@@ -13,7 +13,6 @@ const [LEVEL, BACK_OFF, CLIMB_CALLS, PROBE_GAIN, MAX_PROBE] = [0.98, 0.95, 30, 0
 const [MIN_RATE, MIN_WINDOW_MS, MAX_WINDOW_MS] = [0.5, 1000, 10_000];
 // A 429 without Retry-After is noise unless over NOISE_SHARE of the last ~NOISE_ANSWERS were 429s.
 const [NOISE_SHARE, NOISE_ANSWERS] = [0.2, 50];
-const REAL_CLOCK = { now: () => Date.now(), sleep };
 
 /**
  * One run's pacing. At once: `start` (default `max`, "Concurrent Uploads"), one more per good quick
@@ -49,7 +48,7 @@ export class Pacer {
 	constructor(
 		concurrency: { max: number; start?: number },
 		private readonly maxWaitMs = Number.POSITIVE_INFINITY,
-		private readonly clock = REAL_CLOCK,
+		private readonly clock = { now: () => Date.now(), sleep },
 	) {
 		this.max = Math.max(1, Math.floor(concurrency.max));
 		this.current = Math.min(this.max, Math.max(1, Math.floor(concurrency.start ?? this.max)));

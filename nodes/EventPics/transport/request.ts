@@ -35,8 +35,6 @@ export type Policy = Record<keyof typeof DEFAULT_POLICY, number>;
 /** An answer body as n8n hands it out with `encoding: 'stream'` (a Node.js readable stream). */
 export interface AnswerStream extends AsyncIterable<Buffer | string> {
 	destroy: (error?: Error) => void;
-	destroyed?: boolean;
-	socket?: { remoteAddress?: string };
 }
 
 export const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
@@ -195,19 +193,14 @@ export function statusError(
 	body: unknown,
 ) {
 	const api = step === 'geteventsandalbums' || step === 'getuploadurl';
-	const object =
-		api && typeof body === 'object' && body !== null ? (body as IDataObject) : undefined;
+	const object = api && typeof body === 'object' && body !== null ? (body as IDataObject) : {};
+	const field = (name: string) =>
+		typeof object[name] === 'string' ? String(object[name]) : undefined;
 	const text = step === 'put' && typeof body === 'string' ? body.slice(0, 64 * 1024) : '';
-	const said = object
-		? {
-				code: typeof object.code === 'string' ? object.code : undefined,
-				message: typeof object.message === 'string' ? object.message : undefined,
-				details: object.details,
-			}
-		: {
-				code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1],
-				message: /<Message>([^<]*)<\/Message>/.exec(text)?.[1],
-			};
+	const tag = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(text)?.[1];
+	const said = api
+		? { code: field('code'), message: field('message'), details: object.details }
+		: { code: tag('Code'), message: tag('Message') };
 	const kind = KINDS[statusCode] ?? (statusCode >= 500 ? 'serverError' : 'status');
 	const retryAfter = retryAfterMs(headerText(headers, 'retry-after'));
 	return new EventPicsError(kind, { step, statusCode, said, retryAfterMs: retryAfter });
@@ -278,17 +271,15 @@ async function callApi(
 const malformed = (step: Step, detail: string) =>
 	new EventPicsError('malformed', { step, statusCode: 200, detail });
 
+const TRANSIENT_CODES =
+	/^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_CONNECTION_TIMEOUT|ERR_STREAM_PREMATURE_CLOSE|UND_ERR_SOCKET)$/;
+
 /** A failure worth another try: 408, 429, 500, 502-504, a deadline or stall, a connection lost on the way. */
 export function isTransient(error: EventPicsError): boolean {
 	const { statusCode, networkCode } = error.facts;
 	if (['deadline', 'stalled', 'tooSlow'].includes(error.kind)) return true;
 	if (statusCode !== undefined) return [408, 429, 500, 502, 503, 504].includes(statusCode);
-	return (
-		error.kind === 'noAnswer' &&
-		/^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_CONNECTION_TIMEOUT|ERR_STREAM_PREMATURE_CLOSE|UND_ERR_SOCKET)$/.test(
-			networkCode ?? '',
-		)
-	);
+	return error.kind === 'noAnswer' && TRANSIENT_CODES.test(networkCode ?? '');
 }
 
 /**
