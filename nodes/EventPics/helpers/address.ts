@@ -1,12 +1,9 @@
 import { trimRuns } from './text';
 
 /*
- * Whether the host of a URL is internal: a literal address in a loopback, private, link-local,
- * unique-local, shared, unspecified, multicast, broadcast or reserved range (also IPv4 in IPv6
- * form), or a name only a local network resolves. Runtime code cannot resolve DNS: that is the
- * egress filter's part (transport/egress.ts). Hostnames come as WHATWG URL gives them: odd IPv4
- * spellings (`2130706433`, `0177.0.0.1`, `0x7f.1`, `127.1`) already dotted quads, IPv6 bracketed
- * and lower case, names lower case and punycode.
+ * Whether a URL's host is internal, by its literal form (resolving names is the egress filter's
+ * part). Hosts come as WHATWG URL gives them: odd IPv4 spellings (`2130706433`, `0177.0.0.1`,
+ * `127.1`) already dotted quads, IPv6 bracketed and lower case, names lower case and punycode.
  */
 
 const V4_RANGES: Array<[string, ...string[]]> = [

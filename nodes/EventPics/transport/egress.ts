@@ -37,12 +37,10 @@ async function resolve(filter: NodeEgressFilter, hostname: string) {
 const resolved = new WeakMap<object, Map<string, ReturnType<typeof resolve>>>();
 
 /**
- * Where to connect for `url` (a File URL or one of its redirects, an upload address), or the refusal
- * of an internal address. The name is resolved once, through n8n's egress filter, and the request
- * connects to the checked address (the name goes along as Host and for TLS), so a name that answers
- * a public address first and an internal one after (DNS rebinding) cannot lead inside; a name that
- * cannot be resolved is refused. `allowInternal` (Allow Internal Addresses, or a local Base URL)
- * connects to the name as it is. An n8n without the filter gets the literal checks only.
+ * Where to connect for `url` (a File URL hop, an upload address), or the refusal of an internal one.
+ * The name is resolved once, by n8n's egress filter, and the request goes to the checked address
+ * (the name as Host and for TLS), so DNS rebinding cannot lead inside; an unresolvable name is
+ * refused. `allowInternal` connects to the name as it is; without the filter, literal checks only.
  */
 export async function checkedTarget(
 	ctx: Context,
