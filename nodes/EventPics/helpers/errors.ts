@@ -4,32 +4,16 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { redact, redactDetails } from './redact';
 import { capText, shownDuration, shownSize } from './text';
 
-/** The requests the node makes: the two API calls, the PUT to the storage, the download of a File URL. */
-export type Step = 'geteventsandalbums' | 'getuploadurl' | 'put' | 'download';
-
-/** What went wrong, whoever finds it; the words for each are in WORDS below. */
-export type Kind =
-	| 'unauthorized'
-	| 'badRequest'
-	| 'rateLimited'
-	| 'serverError'
-	| 'status'
-	| 'redirect'
-	| 'malformed'
-	| 'tooLarge'
-	| 'deadline'
-	| 'noAnswer'
-	| 'failed'
-	| 'ssrf'
-	| 'refusedAddress'
-	| 'putRefused'
-	| 'stalled'
-	| 'tooSlow'
-	| 'internal'
-	| 'notHttp'
-	| 'fileTooLarge'
-	| 'brokeOff'
-	| 'redirects';
+/** The requests the node makes: who answers, the request in a message, the request in a description. */
+const STEPS = {
+	geteventsandalbums: ['EventPics', 'the request for the events list', 'GET /geteventsandalbums'],
+	getuploadurl: ['EventPics', 'the request for an upload address', 'POST /getuploadurl'],
+	put: ['The storage', 'the upload', 'PUT to the upload address'],
+	download: ['The server of the File URL', 'the download', 'GET of the File URL'],
+} as const;
+export type Step = keyof typeof STEPS;
+const who = (f: Facts) => STEPS[f.step][0];
+const what = (f: Facts) => STEPS[f.step][1];
 
 /** What the finder knew: the request, its answer, and a few words of its own. */
 export interface Facts {
@@ -41,12 +25,11 @@ export interface Facts {
 	retryAfterMs?: number;
 	/** The kind's own fragment: where a redirect goes, why an address is refused, how far a transfer came. */
 	detail?: string;
-	/** Why, where the kind has a second fragment (what an internal address is). */
+	/** A second fragment, where the kind has one (what an internal address is). */
 	reason?: string;
 	/** The File URL (or a hop of it) as shown: without user name and password. */
 	url?: string;
 	timeoutMs?: number;
-	/** The tries the request took, said in the description when more than one. */
 	tries?: {
 		attempts: number;
 		elapsedMs: number;
@@ -56,27 +39,10 @@ export interface Facts {
 	broken?: string[];
 }
 
-/** Who answers each request, and the request as a message names it. */
-const WHO: Record<Step, string> = {
-	geteventsandalbums: 'EventPics',
-	getuploadurl: 'EventPics',
-	put: 'The storage',
-	download: 'The server of the File URL',
-};
-const WHAT: Record<Step, string> = {
-	geteventsandalbums: 'the request for the events list',
-	getuploadurl: 'the request for an upload address',
-	put: 'the upload',
-	download: 'the download',
-};
-/** The request as the description names it: "GET /geteventsandalbums". */
-const REQUEST: Record<Step, string> = {
-	geteventsandalbums: 'GET /geteventsandalbums',
-	getuploadurl: 'POST /getuploadurl',
-	put: 'PUT to the upload address',
-	download: 'GET of the File URL',
-};
-
+/**
+ * Network error codes in words. The code itself stays out of a message: n8n swaps a message
+ * naming ECONNRESET and the like for a generic sentence that no longer says which request failed.
+ */
 const NETWORK: Array<[RegExp, string]> = [
 	[/^ECONNREFUSED$/, 'the server refused the connection (nothing listens there)'],
 	[/^(ENOTFOUND|EAI_AGAIN)$/, 'the host name was not found'],
@@ -93,58 +59,40 @@ const NETWORK: Array<[RegExp, string]> = [
 	[/^ERR_INVALID_URL$/, 'the address is not valid'],
 ];
 
-/**
- * A network error code in words. The code itself stays out of a message: n8n swaps a message
- * naming ECONNRESET and the like for a generic sentence that no longer says which request failed.
- */
-export function networkText(code: string | undefined): string {
-	return (
-		NETWORK.find(([pattern]) => pattern.test(code ?? ''))?.[1] ?? 'no connection could be made'
-	);
-}
-
-/**
- * A code of a failed connection: one NETWORK words, or a system error code (ENETDOWN, EPROTO, ...).
- * Other codes (ABORT_ERR, ERR_INVALID_ARG_TYPE, ...) are no network failure.
- */
+/** A failed connection's code: one NETWORK words or a system error code; not ABORT_ERR and the like. */
 export const isNetworkCode = (code: string) =>
 	NETWORK.some(([pattern]) => pattern.test(code)) || /^E(?!RR_)[A-Z0-9_]+$/.test(code);
 
 /** The option names and places a caller's advice fills in (the operation's words). */
-export interface Names {
-	timeout?: string;
-	wait?: string;
-	rate?: string;
-	internal?: string;
-	maxSize?: string;
-}
+export type Names = Partial<Record<'timeout' | 'wait' | 'rate' | 'internal' | 'maxSize', string>>;
 
-/** Each kind: its message, and what to do. `n`: the option names of the caller, where it has them. */
-const WORDS: Record<
-	Kind,
-	{ summary: (f: Facts) => string; advice: (f: Facts, n: Names) => string }
-> = {
+const NOT_THE_API =
+	'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.';
+const moved = (f: Facts) => (f.step === 'put' ? 'The upload' : 'The download');
+
+/** Each kind of failure: its message, and what to do (`n`: the caller's option names). */
+const WORDS = {
 	unauthorized: {
 		summary: () => 'EventPics refused the API key of the credential (401)',
 		advice: () =>
 			'Open the EventPics credential, copy the key again from the EventPics app (open the event, then the API key management), paste it without spaces, and save it.',
 	},
 	badRequest: {
-		summary: (f) => `${WHO[f.step]} refused ${WHAT[f.step]} (400)`,
+		summary: (f) => `${who(f)} refused ${what(f)} (400)`,
 		advice: () => 'Check the event, album, file name and Taken At of this item.',
 	},
 	rateLimited: {
 		summary: (f) =>
-			`${WHO[f.step]} limited the request rate${f.step === 'put' ? '' : ' of this key'} (429)`,
+			`${who(f)} limited the request rate${f.step === 'put' ? '' : ' of this key'} (429)`,
 		advice: (_, n) => `Run the workflow again later${n.rate ? `, or ${n.rate}` : ''}.`,
 	},
 	serverError: {
-		summary: (f) => `${WHO[f.step]} answered ${WHAT[f.step]} with a server error (${f.statusCode})`,
+		summary: (f) => `${who(f)} answered ${what(f)} with a server error (${f.statusCode})`,
 		advice: () => 'Run the workflow again later; if it persists, contact EventPics support.',
 	},
 	status: {
 		summary: (f) =>
-			`${WHO[f.step]} answered ${WHAT[f.step]} with ${f.statusCode}${f.url ? `: ${f.url}` : ''}`,
+			`${who(f)} answered ${what(f)} with ${f.statusCode}${f.url ? `: ${f.url}` : ''}`,
 		advice: (f) =>
 			f.step === 'download'
 				? 'Check that the File URL is right and that the file is reachable without logging in.'
@@ -152,30 +100,28 @@ const WORDS: Record<
 	},
 	redirect: {
 		summary: (f) =>
-			`${WHO[f.step]} answered ${WHAT[f.step]} with a redirect${f.detail ? ` to ${f.detail}` : ''} (${f.statusCode}); the node does not follow redirects of calls that carry the API key, so the key was not sent there`,
+			`${who(f)} answered ${what(f)} with a redirect${f.detail ? ` to ${f.detail}` : ''} (${f.statusCode}); the node does not follow redirects of calls that carry the API key, so the key was not sent there`,
 		advice: () =>
 			'Check the Base URL in the EventPics credential: it must be the address of the EventPics API itself (https://api.eventpics.net), not an address that forwards elsewhere.',
 	},
 	malformed: {
-		summary: (f) => `${WHO[f.step]} answered ${WHAT[f.step]} without ${f.detail}`,
-		advice: () =>
-			'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.',
+		summary: (f) => `${who(f)} answered ${what(f)} without ${f.detail}`,
+		advice: () => NOT_THE_API,
 	},
 	tooLarge: {
 		summary: (f) =>
-			`${WHO[f.step]} answered ${WHAT[f.step]} with more than ${f.detail}, more than such an answer can be, so the node stopped reading it`,
-		advice: () =>
-			'Check the Base URL in the EventPics credential: the server there does not answer like the EventPics API.',
+			`${who(f)} answered ${what(f)} with more than ${f.detail}, more than such an answer can be, so the node stopped reading it`,
+		advice: () => NOT_THE_API,
 	},
 	deadline: {
 		summary: (f) =>
-			`${WHO[f.step]} did not answer ${WHAT[f.step]} within ${shownDuration(f.timeoutMs ?? 0)}, so the node stopped waiting`,
+			`${who(f)} did not answer ${what(f)} within ${shownDuration(f.timeoutMs ?? 0)}, so the node stopped waiting`,
 		advice: (_, n) =>
 			`Run the workflow again later, or check the Base URL${n.timeout ? `, or raise ${n.timeout}` : ''}.`,
 	},
 	noAnswer: {
 		summary: (f) =>
-			`${WHO[f.step]} did not answer ${WHAT[f.step]}: ${networkText(f.networkCode)}${f.url ? `: ${f.url}` : ''}`,
+			`${who(f)} did not answer ${what(f)}: ${NETWORK.find(([pattern]) => pattern.test(f.networkCode ?? ''))?.[1] ?? 'no connection could be made'}${f.url ? `: ${f.url}` : ''}`,
 		advice: (f) =>
 			f.step === 'download'
 				? 'Check that the File URL is right and that its server is reachable from the machine n8n runs on.'
@@ -183,13 +129,13 @@ const WORDS: Record<
 	},
 	failed: {
 		summary: (f) =>
-			`${WHAT[f.step].replace(/^t/, 'T')}${f.url ? ` of ${f.url}` : ''} failed: ${f.detail}`,
+			`${what(f).replace(/^t/, 'T')}${f.url ? ` of ${f.url}` : ''} failed: ${f.detail}`,
 		advice: () =>
 			'This is the error n8n or Node.js reported, as it was: no network failure the node knows. Run the workflow again; if it repeats, report this message and your n8n version at https://github.com/eventpics/n8n-nodes-eventpics/issues.',
 	},
 	ssrf: {
 		summary: (f) =>
-			`n8n's SSRF protection blocked ${WHAT[f.step]}${f.url ? ` of ${f.url}` : ''}: ${f.detail}`,
+			`n8n's SSRF protection blocked ${what(f)}${f.url ? ` of ${f.url}` : ''}: ${f.detail}`,
 		advice: () =>
 			'If this address is meant to be reached (a local set-up), allow it in N8N_SSRF_ALLOWED_IP_RANGES or N8N_SSRF_ALLOWED_HOSTNAMES.',
 	},
@@ -205,12 +151,12 @@ const WORDS: Record<
 			"The storage refused the pre-signed upload address even after fresh ones were asked for. The Content-Type sent must be the one the address was signed for; check the file name's extension.",
 	},
 	stalled: {
-		summary: (f) => `${f.step === 'put' ? 'The upload' : 'The download'} stalled: ${f.detail}`,
+		summary: (f) => `${moved(f)} stalled: ${f.detail}`,
 		advice: (f, n) =>
 			`${f.step === 'download' ? 'The server of the File URL stopped sending data' : 'The connection to the storage stopped moving data'}. Run the workflow again${n.timeout ? `; on a network that pauses longer, raise ${n.timeout}` : ''}.`,
 	},
 	tooSlow: {
-		summary: (f) => `${f.step === 'put' ? 'The upload' : 'The download'} was too slow: ${f.detail}`,
+		summary: (f) => `${moved(f)} was too slow: ${f.detail}`,
 		advice: (f) =>
 			f.step === 'put'
 				? 'n8n held this file in memory (binary data mode "database"), where the node cannot see its bytes leave; see Running at scale in the package\'s docs.'
@@ -241,7 +187,11 @@ const WORDS: Record<
 		summary: (f) => `The File URL ${f.detail}: ${f.url}`,
 		advice: () => 'Use the final address of the file.',
 	},
-};
+} satisfies Record<
+	string,
+	{ summary: (f: Facts) => string; advice: (f: Facts, n: Names) => string }
+>;
+export type Kind = keyof typeof WORDS;
 
 /** A failure, thrown where it is found; its message is its kind's summary. */
 export class EventPicsError extends Error {
@@ -254,9 +204,7 @@ export class EventPicsError extends Error {
 	}
 }
 
-/** Longest message and description, and longest `details` (as JSON) kept from the service. */
 const MAX_TEXT = 2000;
-const MAX_DETAILS = 4000;
 
 /** A caller's own words for some kinds (the trigger's, the credential test's), and its option names. */
 export interface Voice {
@@ -267,21 +215,25 @@ export interface Voice {
 	after?: string;
 }
 
+/** Outside text redacted whole, then cut: no part of a key survives a cut. */
+const clean = (text: string | undefined, max: number, secret: string | undefined) =>
+	text ? capText(redact(text, secret), max) : undefined;
+
 /** The message and description of a failure in a caller's voice, the service's words cut and redacted. */
 export function wordsOf(error: EventPicsError, secret: string | undefined, voice: Voice = {}) {
 	const { kind, facts: f } = error;
-	// redacted whole, then cut: no part of a key survives a cut
-	const clean = (text: string, max: number) => capText(redact(text, secret), max);
-	const code = f.said?.code ? `${clean(f.said.code, 100)}: ` : '';
+	const code = clean(f.said?.code, 100, secret);
 	// what the service said, but for a refused key (its words are in the details): one voice for it
 	const said =
-		f.said?.message && kind !== 'unauthorized' ? `: ${code}${clean(f.said.message, 1000)}` : '';
-	const message = clean(`${voice.summary?.[kind] ?? error.message}${said}`, MAX_TEXT);
+		f.said?.message && kind !== 'unauthorized'
+			? `: ${code ? `${code}: ` : ''}${clean(f.said.message, 1000, secret)}`
+			: '';
+	const message = clean(`${voice.summary?.[kind] ?? error.message}${said}`, MAX_TEXT, secret) ?? '';
 	const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 	const parts = [voice.advice?.[kind] ?? WORDS[kind].advice(f, voice.names ?? {}), voice.after];
 	// an answer's request is in the error's details; a network error has none
 	if (f.statusCode === undefined && f.networkCode)
-		parts.push(`(${REQUEST[f.step]}: network error code ${f.networkCode}.)`);
+		parts.push(`(${STEPS[f.step][2]}: network error code ${f.networkCode}.)`);
 	const refused = f.tries?.waitRefused;
 	if (refused)
 		parts.push(
@@ -290,14 +242,10 @@ export function wordsOf(error: EventPicsError, secret: string | undefined, voice
 	if (f.tries && f.tries.attempts > 1)
 		parts.push(`Tried ${f.tries.attempts} times over about ${seconds(f.tries.elapsedMs)}.`);
 	parts.push(...(f.broken ?? []));
-	const description = capText(parts.filter(Boolean).join(' '), MAX_TEXT);
-	return { message, description };
+	return { message, description: capText(parts.filter(Boolean).join(' '), MAX_TEXT) };
 }
 
-/**
- * Any error of an operation as the NodeApiError (an HTTP answer) or NodeOperationError n8n shows,
- * once, at the edge. `itemIndex` only for what concerns one item: a credential problem names none.
- */
+/** Any error as n8n's NodeApiError (an HTTP answer) or NodeOperationError; a refused key names no item. */
 export function toNodeError(
 	node: INode,
 	error: unknown,
@@ -312,24 +260,16 @@ export function toNodeError(
 	if (statusCode === undefined)
 		return new NodeOperationError(node, message, { description, itemIndex });
 	const response: JsonObject = {
-		request: REQUEST[step],
+		request: STEPS[step][2],
 		statusCode,
-		code: said?.code ? capText(redact(said.code, context.secret), 100) : null,
-		message: said?.message ? capText(redact(said.message, context.secret), 1000) : null,
-		details: redactDetails(said?.details, MAX_DETAILS, context.secret) as JsonObject,
+		code: clean(said?.code, 100, context.secret) ?? null,
+		message: clean(said?.message, 1000, context.secret) ?? null,
+		details: redactDetails(said?.details, 4000, context.secret) as JsonObject,
 	};
-	return new NodeApiError(node, response, {
-		message,
-		description,
-		httpCode: String(statusCode),
-		itemIndex,
-	});
+	const httpCode = String(statusCode);
+	return new NodeApiError(node, response, { message, description, httpCode, itemIndex });
 }
 
-/** "after 2 redirects", for a File URL's hop. */
-export const afterRedirects = (count: number) =>
-	count === 0 ? undefined : `after ${count} redirect${count > 1 ? 's' : ''}`;
-
-/** "3.0 MiB of 4.0 MiB had been sent": how far a transfer came. */
+/** "3.0 MiB of 4.0 MiB": how far a transfer came. */
 export const progress = (bytes: number, size: number) =>
 	`${shownSize(bytes)} of ${shownSize(size)}`;

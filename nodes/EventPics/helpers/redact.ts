@@ -1,3 +1,5 @@
+import { capText } from './text';
+
 export const REDACTED = '[redacted API key]';
 
 /** Shortest encoded form still replaced: shorter ones would blank out ordinary text. */
@@ -20,12 +22,12 @@ function base64Forms(secret: string): string[] {
 }
 
 /**
- * The forms in which an API plausibly echoes the key: as typed; JSON-escaped (once, twice, and with
- * `\/` as PHP writes it); URL-encoded (upper or lower case escapes, `+` or %20 for a space); base64
- * and base64url at any alignment. Matched in any letter case (a host name in a URL is lower-cased).
- * Not covered: hex, HTML entities, base64 wrapped over lines.
+ * One pattern, longest form first, for the forms in which an API plausibly echoes the key: as typed;
+ * JSON-escaped (once, twice, and with `\/` as PHP writes it); URL-encoded (upper or lower case
+ * escapes, `+` or %20 for a space); base64 and base64url at any alignment. Matched in any letter
+ * case (a host name in a URL is lower-cased). Not covered: hex, HTML entities, wrapped base64.
  */
-function secretForms(secret: string): string[] {
+function patternOf(secret: string): RegExp {
 	const json = JSON.stringify(secret).slice(1, -1);
 	const url = encodeURIComponent(secret);
 	const forms = new Set([
@@ -37,13 +39,10 @@ function secretForms(secret: string): string[] {
 		url.replace(/%20/g, '+'),
 		...base64Forms(secret),
 	]);
-	return [...forms].filter((form) => form === secret || form.length >= MIN_FORM_LENGTH);
-}
-
-/** One pattern for every form, longest first (a longer form is replaced before a shorter one inside it). */
-function patternOf(secret: string): RegExp {
-	const forms = secretForms(secret).sort((a, b) => b.length - a.length);
-	const escaped = forms.map((form) => form.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'));
+	const kept = [...forms].filter((form) => form === secret || form.length >= MIN_FORM_LENGTH);
+	const escaped = kept
+		.sort((a, b) => b.length - a.length)
+		.map((form) => form.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'));
 	return new RegExp(escaped.join('|'), 'gi');
 }
 
@@ -53,10 +52,9 @@ export function redact(text: string, secret: string | undefined): string {
 }
 
 /**
- * A value from outside (an error's `details`) with the key redacted in every string and key, each
- * whole, before anything is cut: its JSON text then cut to `max` characters. Deeper than 8 levels a
- * value is "[nested too deep]". The value comes from an answer of at most 64 KiB, so the walk is
- * bounded by that.
+ * A value from outside (an error's `details`, from an answer of at most 64 KiB) with the key
+ * redacted in every string and key, each whole, before its JSON text is cut to `max` characters.
+ * Deeper than 8 levels a value is "[nested too deep]".
  */
 export function redactDetails(value: unknown, max: number, secret: string | undefined): unknown {
 	const walk = (node: unknown, depth: number): unknown => {
@@ -64,20 +62,12 @@ export function redactDetails(value: unknown, max: number, secret: string | unde
 		if (node === null || typeof node !== 'object') return node;
 		if (depth >= 8) return '[nested too deep]';
 		if (Array.isArray(node)) return node.map((entry) => walk(entry, depth + 1));
-		// defined, not assigned: a key "__proto__" stays a key
-		const copy: Record<string, unknown> = {};
-		for (const [key, entry] of Object.entries(node))
-			Object.defineProperty(copy, redact(key, secret), {
-				value: walk(entry, depth + 1),
-				enumerable: true,
-				writable: true,
-				configurable: true,
-			});
-		return copy;
+		// fromEntries defines, not assigns: a key "__proto__" stays a key
+		return Object.fromEntries(
+			Object.entries(node).map(([key, entry]) => [redact(key, secret), walk(entry, depth + 1)]),
+		);
 	};
 	const clean = walk(value ?? null, 0);
 	const json = JSON.stringify(clean) ?? 'null';
-	return json.length <= max
-		? clean
-		: `${json.slice(0, max)}… (${json.length - max} more characters not shown)`;
+	return json.length <= max ? clean : capText(json, max);
 }

@@ -1,8 +1,5 @@
-/**
- * Text from outside (file names, addresses, headers, the service's answers) as messages show it.
- * Everything here is linear in its input: no regular expression that can backtrack, so a megabyte
- * of dots, slashes or spaces costs milliseconds.
- */
+// Text from outside as messages show it. All linear in its input (no regular expression that can
+// backtrack), so a megabyte of dots, slashes or spaces costs milliseconds.
 
 /** `text` cut to `max` characters, with a note of how much was left out. */
 export function capText(text: string, max: number): string {
@@ -23,16 +20,12 @@ export function trimRuns(text: string, char: string, start = true): string {
 }
 
 /**
- * Characters that are not shown but change what is shown: controls, format characters (bidi
- * controls, zero-width characters, the BOM), line and paragraph separators, lone surrogates.
- * "photo\u202Egpj.exe" would show as "photoexe.jpg".
+ * Not shown, but changes what is: controls, bidi and zero-width marks, line and paragraph
+ * separators, lone surrogates ("photo\u202Egpj.exe" shows as "photoexe.jpg").
  */
 export const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
 
-/**
- * Outside text on one line (a title the service sends): breaks as spaces, invisible characters
- * removed, runs of spaces as one, cut to `max` characters with "…". Reads at most 4 × `max` of it.
- */
+/** A title on one line: breaks as spaces, INVISIBLE out, spaces folded, cut to `max` with "…". */
 export function oneLine(text: string, max: number): string {
 	const looked = text.length > 4 * max ? text.slice(0, 4 * max) : text;
 	const clean = looked

@@ -1,9 +1,8 @@
-import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { afterRedirects, EventPicsError, progress } from '../helpers/errors';
+import { EventPicsError, progress } from '../helpers/errors';
 import { fileNameFromDisposition, sanitizeFileName } from '../helpers/fileName';
 import { capText, headerText, shown, shownDuration, shownSize } from '../helpers/text';
-import type { Target } from './egress';
 import { checkedTarget } from './egress';
 import type { TransferWatch } from './request';
 import {
@@ -18,33 +17,9 @@ import type { BinaryStream } from './upload';
 
 /** An address as errors and output show it: without user name or password, at most 2,000 characters. */
 export function shownUrl(url: URL): string {
-	if (!url.username && !url.password) return capText(url.href, 2000);
 	const copy = new URL(url.href);
 	[copy.username, copy.password] = ['', ''];
 	return capText(copy.href, 2000);
-}
-
-export interface DownloadLimits {
-	/** Allow Internal Addresses: loopback, private and link-local addresses may be fetched. */
-	allowInternal: boolean;
-	maxBytes: number;
-	/** No byte for this long ends the download. */
-	timeoutMs: number;
-}
-
-/** A download whose first bytes have come: the caller looks at them, then stores it or lets it go. */
-export interface Download {
-	/** The first 4 KiB (fewer for a smaller file), before anything is stored. */
-	head: Uint8Array;
-	/** The address after its redirects (whole: for its file name, not to be shown). */
-	finalUrl: URL;
-	contentType?: string;
-	/** From Content-Disposition, cleaned. */
-	fileName?: string;
-	/** Stores the file in n8n's binary store, from its first byte, within the limits. */
-	store: (fileName: string | undefined) => Promise<{ binary: IBinaryData; size: number }>;
-	/** Lets the download go: nothing is stored. */
-	cancel: () => void;
 }
 
 const MAX_REDIRECTS = 10;
@@ -62,9 +37,8 @@ async function readable(stream: BinaryStream): Promise<void> {
 }
 
 /**
- * The first `size` bytes of a stream, read in paused mode and put back in front of it, so that the
- * store then reads the file from its start. `whole` when the file ended within them (a stream takes
- * no bytes back after its end: then these bytes are stored instead).
+ * The first `size` bytes of a stream, read and put back in front of it for the store; `whole` when
+ * the file ended within them (a stream takes no bytes back after its end: these are stored instead).
  */
 async function peek(stream: BinaryStream, size: number) {
 	const taken: Buffer[] = [];
@@ -84,16 +58,12 @@ async function peek(stream: BinaryStream, size: number) {
 		stream.removeListener('error', onError);
 	}
 	if (failed !== undefined) throw failed;
-	const bytes = Buffer.concat(taken);
 	const whole = stream.readableEnded;
 	if (!whole) for (let i = taken.length - 1; i >= 0; i--) stream.unshift(taken[i]);
-	return { bytes, whole };
+	return { bytes: Buffer.concat(taken), whole };
 }
 
-/**
- * Counts every byte the source pushes into the stream while another reader (n8n's binary store)
- * consumes it: into the transfer's watch, and against `maxBytes`, past which the stream is destroyed.
- */
+/** Counts the bytes pushed into the stream n8n's store reads: into the watch, and up to `maxBytes`. */
 function countPushes(stream: BinaryStream, maxBytes: number, watch: TransferWatch) {
 	const state = { received: stream.readableLength, tooLarge: false };
 	const stop = (message: string) => !stream.destroyed && stream.destroy(new Error(message));
@@ -112,59 +82,60 @@ function countPushes(stream: BinaryStream, maxBytes: number, watch: TransferWatc
 	const onStop = () => stop(`The download was stopped: ${watch.stopped ?? 'cancelled'}`);
 	if (watch.signal.aborted) onStop();
 	else watch.signal.addEventListener('abort', onStop, { once: true });
-	return { state, end: () => watch.signal.removeEventListener('abort', onStop) };
+	const end = () => {
+		watch.signal.removeEventListener('abort', onStop);
+		watch.end();
+	};
+	return { state, end };
 }
 
 /**
- * Downloads an http(s) address into n8n's binary store, once. Follows redirects itself, each hop
- * checked and connected to at its checked address (transport/egress.ts), at most MAX_REDIRECTS; never
- * stores more than `limits.maxBytes` (refused by Content-Length before reading, stopped while
- * reading). It always ends: no byte for Timeout (the headers included), or less than 256 kbit/s on
- * average once Timeout has passed, ends it. Its first bytes come back before anything is stored.
+ * Downloads an http(s) address into n8n's binary store, once: redirects followed here, each hop
+ * checked and connected to at its checked address (egress.ts); never more than `maxBytes` (by
+ * Content-Length, then while reading); no byte for Timeout, or under 256 kbit/s after it, ends it.
+ * Its first 4 KiB (`head`) come before anything is stored; then the caller calls `store` or `cancel`.
  */
 export async function startDownload(
 	ctx: IExecuteFunctions,
 	address: URL,
-	limits: DownloadLimits,
-): Promise<Download> {
-	const watch = watchTransfer({
-		stallMs: limits.timeoutMs,
-		minBytesPerSecond: SLOWEST_LINK_BYTES_PER_SECOND,
-	});
+	limits: { allowInternal: boolean; maxBytes: number; timeoutMs: number },
+) {
+	const stallMs = limits.timeoutMs;
+	const watch = watchTransfer({ stallMs, minBytesPerSecond: SLOWEST_LINK_BYTES_PER_SECOND });
 	const signal = withCancel(ctx, watch.signal);
-	const stopped = (url: string, otherwise: EventPicsError) =>
-		stoppedDownload(watch, limits.timeoutMs, url, otherwise);
 	let started = false;
 	try {
-		let url = address;
-		for (let redirects = 0; ; redirects++) {
-			const where = afterRedirects(redirects);
+		for (let url = address, hops = 0; ; hops++) {
+			const shownAt = shownUrl(url);
+			const where = hops ? `after ${hops} redirect${hops > 1 ? 's' : ''}` : undefined;
 			if (url.protocol !== 'https:' && url.protocol !== 'http:')
-				throw new EventPicsError('notHttp', {
-					step: 'download',
-					url: shownUrl(url),
-					detail: where,
-				});
-			const target = await checkedTarget(
-				ctx,
-				url,
-				'download',
-				limits.allowInternal,
-				shownUrl(url),
-				where,
-			);
-			const response = await getHop(ctx, signal, target).catch((error: unknown) => {
-				throw stopped(shownUrl(url), networkFacts('download', error, { url: shownUrl(url) }));
-			});
-			const headers = (response.headers ?? {}) as Record<string, unknown>;
-			const stream = response.body as BinaryStream;
+				throw new EventPicsError('notHttp', { step: 'download', url: shownAt, detail: where });
+			const allow = limits.allowInternal;
+			const target = await checkedTarget(ctx, url, 'download', allow, shownAt, where);
+			const response = (await ctx.helpers.httpRequest
+				.call(callerWith(ctx, signal), {
+					method: 'GET',
+					url: target.url,
+					// uncompressed, so that Content-Length is the file's size
+					headers: { ...target.headers, 'Accept-Encoding': 'identity' },
+					agentOptions: target.agentOptions,
+					encoding: 'stream',
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					disableFollowRedirect: true,
+					abortSignal: signal,
+				})
+				.catch((error: unknown) => {
+					const failed = networkFacts('download', error, { url: shownAt });
+					throw stopped(watch, limits.timeoutMs, shownAt, failed);
+				})) as IN8nHttpFullResponse;
 			if (response.statusCode >= 200 && response.statusCode <= 299) {
-				const download = await received(ctx, { url, headers, stream, limits, watch, stopped });
+				const download = await received(ctx, url, response, limits, watch);
 				started = true;
 				return download;
 			}
-			stream.destroy();
-			url = nextHop(url, response.statusCode, headerText(headers, 'location'), redirects, address);
+			(response.body as BinaryStream).destroy();
+			url = nextHop(url, response, hops, address);
 		}
 	} finally {
 		// a download that came (its first bytes read) ends its watch when stored or let go
@@ -172,28 +143,8 @@ export async function startDownload(
 	}
 }
 
-/** One GET of a hop: uncompressed (so that Content-Length is the file's size), its body a stream. */
-async function getHop(ctx: IExecuteFunctions, signal: AbortSignal, target: Target) {
-	return (await ctx.helpers.httpRequest.call(callerWith(ctx, signal), {
-		method: 'GET',
-		url: target.url,
-		headers: { ...target.headers, 'Accept-Encoding': 'identity' },
-		agentOptions: target.agentOptions,
-		encoding: 'stream',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		disableFollowRedirect: true,
-		abortSignal: signal,
-	})) as IN8nHttpFullResponse;
-}
-
 /** The failure of a download its watch stopped, else `otherwise`. */
-function stoppedDownload(
-	watch: TransferWatch,
-	timeoutMs: number,
-	url: string,
-	otherwise: EventPicsError,
-) {
+function stopped(watch: TransferWatch, timeoutMs: number, url: string, otherwise: EventPicsError) {
 	const timeout = `${shownDuration(timeoutMs)} (Timeout)`;
 	if (watch.stopped === 'tooSlow') {
 		const detail = `its server sent ${shownSize(watch.bytes)} in ${shownDuration(Date.now() - watch.startedAt)}, less than 256 kbit/s, the least the node waits for (at most ${timeout} plus its size at that rate)`;
@@ -202,21 +153,14 @@ function stoppedDownload(
 	if (!watch.stopped) return otherwise;
 	const when =
 		watch.bytes === 0 ? 'its server sent nothing' : `no data came after ${shownSize(watch.bytes)}`;
-	return new EventPicsError('stalled', {
-		step: 'download',
-		url,
-		detail: `${when} for ${timeout}: ${url}`,
-	});
+	const detail = `${when} for ${timeout}: ${url}`;
+	return new EventPicsError('stalled', { step: 'download', url, detail });
 }
 
 /** Where a non-2xx answer leads: the next hop of a redirect, or the failure it is. */
-function nextHop(
-	url: URL,
-	statusCode: number,
-	location: string | undefined,
-	redirects: number,
-	address: URL,
-): URL {
+function nextHop(url: URL, response: IN8nHttpFullResponse, redirects: number, address: URL): URL {
+	const { statusCode } = response;
+	const location = headerText(response.headers, 'location');
 	if (!REDIRECTS.has(statusCode) || !location)
 		throw new EventPicsError('status', { step: 'download', url: shownUrl(url), statusCode });
 	const fail = (detail: string) =>
@@ -228,7 +172,7 @@ function nextHop(
 }
 
 /** The file's size by its Content-Length, unless compressed (then that is not the size of the file). */
-function announcedLength(headers: Record<string, unknown>): number | undefined {
+function fileLength(headers: IN8nHttpFullResponse['headers']): number | undefined {
 	const encoded = headerText(headers, 'content-encoding');
 	const declared = Number(headerText(headers, 'content-length'));
 	return Number.isSafeInteger(declared) && declared >= 0 && (!encoded || encoded === 'identity')
@@ -237,36 +181,28 @@ function announcedLength(headers: Record<string, unknown>): number | undefined {
 }
 
 /** The failures of a download that came: larger than Max File Size, or broken off. */
-const downloadErrors = (url: string, maxBytes: number) => ({
-	tooLarge: (reason: string) =>
-		new EventPicsError('fileTooLarge', {
-			step: 'download',
-			url,
-			detail: shownSize(maxBytes),
-			reason,
-		}),
+const failures = (url: string, maxBytes: number) => ({
+	tooLarge: (reason: string, detail = shownSize(maxBytes)) =>
+		new EventPicsError('fileTooLarge', { step: 'download', url, detail, reason }),
 	brokeOff: (detail: string, networkCode?: string) =>
 		new EventPicsError('brokeOff', { step: 'download', url, detail, networkCode }),
 });
 
-interface Answer {
-	url: URL;
-	headers: Record<string, unknown>;
-	stream: BinaryStream;
-	limits: DownloadLimits;
-	watch: TransferWatch;
-	stopped: (url: string, otherwise: EventPicsError) => EventPicsError;
-}
-
 /** A 2xx answer: its size checked against the limit, its first bytes read; stored when the caller says. */
-async function received(ctx: IExecuteFunctions, answer: Answer): Promise<Download> {
-	const { url, headers, stream, limits, watch, stopped } = answer;
+async function received(
+	ctx: IExecuteFunctions,
+	url: URL,
+	response: IN8nHttpFullResponse,
+	limits: Parameters<typeof startDownload>[2],
+	watch: TransferWatch,
+) {
+	const { headers } = response;
+	const stream = response.body as BinaryStream;
 	const shownAt = shownUrl(url);
-	const length = announcedLength(headers);
-	const { tooLarge, brokeOff } = downloadErrors(shownAt, limits.maxBytes);
+	const { tooLarge, brokeOff } = failures(shownAt, limits.maxBytes);
+	const length = fileLength(headers);
 	if (length !== undefined && length > limits.maxBytes) {
-		stream.destroy();
-		watch.end();
+		stream.destroy(); // its watch ends with startDownload
 		throw tooLarge(`announces ${shownSize(length)} (Content-Length)`);
 	}
 	const counted = countPushes(stream, limits.maxBytes, watch);
@@ -275,14 +211,10 @@ async function received(ctx: IExecuteFunctions, answer: Answer): Promise<Downloa
 		if (over) return tooLarge(`sent more; stopped after ${shownSize(received)}`);
 		const code = networkFacts('download', error).facts.networkCode;
 		const sent = length === undefined ? shownSize(received) : progress(received, length);
-		return stopped(shownAt, brokeOff(`after ${sent}`, code));
-	};
-	const finish = () => {
-		counted.end();
-		watch.end();
+		return stopped(watch, limits.timeoutMs, shownAt, brokeOff(`after ${sent}`, code));
 	};
 	const start = await peek(stream, 4096).catch((error: unknown) => {
-		finish();
+		counted.end();
 		throw failed(error);
 	});
 	const contentType = headerText(headers, 'content-type')?.split(';')[0].trim() || undefined;
@@ -293,10 +225,10 @@ async function received(ctx: IExecuteFunctions, answer: Answer): Promise<Downloa
 			.catch((error: unknown) => {
 				throw failed(error);
 			})
-			.finally(finish);
+			.finally(counted.end);
 		if (counted.state.tooLarge) throw failed(undefined);
 		// a watch that fired as the store finished: what was stored may be cut short
-		if (watch.stopped) throw stopped(shownAt, brokeOff('before its end'));
+		if (watch.stopped) throw stopped(watch, limits.timeoutMs, shownAt, brokeOff('before its end'));
 		const size = binary.id
 			? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 			: Buffer.from(binary.data, 'base64').length;
@@ -305,12 +237,13 @@ async function received(ctx: IExecuteFunctions, answer: Answer): Promise<Downloa
 	};
 	return {
 		head: start.bytes.subarray(0, 4096),
+		/** The address after its redirects (whole: for its file name, not to be shown). */
 		finalUrl: url,
 		contentType,
 		fileName: sanitizeFileName(disposition ?? '') || undefined,
 		cancel: () => {
 			stream.destroy();
-			finish();
+			counted.end();
 		},
 		store,
 	};

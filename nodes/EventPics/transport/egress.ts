@@ -13,40 +13,22 @@ export interface Target {
 	agentOptions?: { servername: string };
 }
 
-type Lookup = (
-	hostname: string,
-	options: { all: true },
-	callback: (error: Error | null, addresses: Array<{ address: string }>) => void,
-) => void;
-
-/** n8n's egress filter (2.41 and later), 'enforced': its rules apply even where SSRF protection is off. */
-function egressFilter(ctx: Context): NodeEgressFilter | undefined {
-	const helpers = ctx.helpers as {
-		getSecureEgressFilter?: (policy: 'enforced') => NodeEgressFilter;
-	};
-	return typeof helpers.getSecureEgressFilter === 'function'
-		? helpers.getSecureEgressFilter('enforced')
-		: undefined;
-}
-
-/** The addresses a name resolves to, each checked by the filter: its refusal, or why none came. */
+/** The addresses a name resolves to, each checked by the filter; or, as text, why it is refused. */
 async function resolve(filter: NodeEgressFilter, hostname: string) {
-	const lookup = filter.createSecureLookup() as unknown as Lookup;
-	return await new Promise<{ addresses: string[] } | { refused: string }>((done) =>
-		lookup(hostname, { all: true }, (error, addresses) => {
+	return await new Promise<string[] | string>((done) =>
+		filter.createSecureLookup()(hostname, { all: true }, (error, addresses) => {
 			const { name, ip, code } = (error ?? {}) as Error & { ip?: unknown; code?: unknown };
-			if (!error && addresses.length > 0)
-				done({ addresses: addresses.map((entry) => entry.address) });
+			if (!error && Array.isArray(addresses) && addresses.length > 0)
+				done(addresses.map((entry) => entry.address));
 			else if (name === 'SsrfBlockedIpError')
-				done({
-					refused: `a name that resolves to ${typeof ip === 'string' ? ip : 'an address'}, an address n8n's egress filter restricts`,
-				});
-			else if (name === 'SsrfBlockedHostnameError')
-				done({ refused: "a host name n8n's egress filter blocks" });
+				done(
+					`a name that resolves to ${typeof ip === 'string' ? ip : 'an address'}, an address n8n's egress filter restricts`,
+				);
+			else if (name === 'SsrfBlockedHostnameError') done("a host name n8n's egress filter blocks");
 			else
-				done({
-					refused: `a name this machine cannot resolve${typeof code === 'string' ? ` (${code})` : ''}, so its address cannot be checked`,
-				});
+				done(
+					`a name this machine cannot resolve${typeof code === 'string' ? ` (${code})` : ''}, so its address cannot be checked`,
+				);
 		}),
 	);
 }
@@ -55,13 +37,10 @@ async function resolve(filter: NodeEgressFilter, hostname: string) {
 const resolved = new WeakMap<object, Map<string, ReturnType<typeof resolve>>>();
 
 /**
- * Where to connect for `url` (a File URL or one of its redirects, an upload address), or the refusal
- * of an internal address. The name is resolved once, through n8n's egress filter, its addresses
- * checked, and the request connects to the checked address (the name goes along as Host and for
- * TLS), so a name that answers a public address first and an internal one after (DNS rebinding)
- * cannot lead inside; a name that cannot be resolved is refused. `allowInternal` (Allow Internal
- * Addresses, or a local Base URL) connects to the name as it is. An n8n without the filter gets the
- * literal checks only.
+ * Where to connect for `url` (a File URL hop, an upload address), or the refusal of an internal one.
+ * The name is resolved once, by n8n's egress filter, and the request goes to the checked address
+ * (the name as Host and for TLS), so DNS rebinding cannot lead inside; an unresolvable name is
+ * refused. `allowInternal` connects to the name as it is; without the filter, literal checks only.
  */
 export async function checkedTarget(
 	ctx: Context,
@@ -84,22 +63,27 @@ export async function checkedTarget(
 	if (allowInternal) return same;
 	const literal = internalHostReason(url.hostname);
 	if (literal) throw refuse(literal);
-	const filter = egressFilter(ctx);
-	if (!filter) return same;
+	// n8n 2.41 and later; 'enforced': its rules apply even where SSRF protection is off
+	if (typeof ctx.helpers.getSecureEgressFilter !== 'function') return same;
 	// one answer per name for the node's run: every request of the run connects to that address
 	let answers = resolved.get(ctx);
 	if (!answers) resolved.set(ctx, (answers = new Map()));
 	const hostname = url.hostname.replace(/^\[|\]$/g, '');
 	let answer = answers.get(hostname);
-	if (!answer) answers.set(hostname, (answer = resolve(filter, hostname)));
+	if (!answer)
+		answers.set(
+			hostname,
+			(answer = resolve(ctx.helpers.getSecureEgressFilter('enforced'), hostname)),
+		);
 	const found = await answer;
-	if ('refused' in found) throw refuse(found.refused);
-	const address = found.addresses[0];
-	const inside = internalHostReason(address.includes(':') ? `[${address}]` : address);
+	if (typeof found === 'string') throw refuse(found);
+	const [address] = found;
+	const bracketed = address.includes(':') ? `[${address}]` : address;
+	const inside = internalHostReason(bracketed);
 	if (inside) throw refuse(`a name that resolves to ${address}, ${inside}`);
-	if (found.addresses.length === 1 && found.addresses[0] === hostname) return same;
+	if (found.length === 1 && address === hostname) return same;
 	const pinned = new URL(url.href);
-	pinned.hostname = address.includes(':') ? `[${address}]` : address;
+	pinned.hostname = bracketed;
 	return {
 		url: pinned.href,
 		headers: { Host: url.host },

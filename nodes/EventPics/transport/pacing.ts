@@ -1,43 +1,29 @@
 import { sleep } from 'n8n-workflow';
 
 /** The uploads' side: wait before each getuploadurl; tell each 429 and good answer (signMs: getuploadurl's). */
-export interface RateSignals {
-	paced: () => Promise<void>;
-	throttled: (retryAfterMs: number | undefined, sentAt: number) => void;
-	succeeded: (signMs?: number) => void;
-}
+export type RateSignals = Pick<Pacer, 'paced' | 'throttled' | 'succeeded'>;
 
-/** An answer is slow above twice the fastest plus this (ms); one step down per COOL_DOWN_MS at most. */
-const SLOW_MARGIN_MS = 50;
-const COOL_DOWN_MS = 1000;
-/** The level after a 429: this share of what its window let through (the flat part stays under). */
-const LEVEL = 0.98;
-/** A 429 backs off to this share of the level; the cubic climb back takes CLIMB_CALLS good calls. */
-const BACK_OFF = 0.95;
-const CLIMB_CALLS = 30;
-/** Above the level the probe gains this share one climb later; at MAX_PROBE times it, it is the level. */
-const PROBE_GAIN = 0.3;
-const MAX_PROBE = 2;
-/** Lowest rate (calls per second); bounds of the window (ms) a 429 is measured over, its Retry-After. */
-const MIN_RATE = 0.5;
-const MIN_WINDOW_MS = 1000;
-const MAX_WINDOW_MS = 10_000;
-/** A 429 without Retry-After is noise unless over this share of the last ~NOISE_ANSWERS answers were 429s. */
-const NOISE_SHARE = 0.2;
-const NOISE_ANSWERS = 50;
-const REAL_CLOCK = { now: () => Date.now(), sleep };
+// An answer is slow above twice the fastest plus SLOW_MARGIN_MS; one step down per COOL_DOWN_MS.
+const [SLOW_MARGIN_MS, COOL_DOWN_MS] = [50, 1000];
+// After a 429 the level is LEVEL of what its window let through (the flat part stays under); the
+// rate backs off to BACK_OFF of it and climbs back along a cubic over CLIMB_CALLS good calls; above
+// the level the probe gains PROBE_GAIN one climb later, and at MAX_PROBE times it, it is the level.
+const [LEVEL, BACK_OFF, CLIMB_CALLS, PROBE_GAIN, MAX_PROBE] = [0.98, 0.95, 30, 0.3, 2];
+// The lowest rate (calls per second); the bounds (ms) of the window a 429 is measured over.
+const [MIN_RATE, MIN_WINDOW_MS, MAX_WINDOW_MS] = [0.5, 1000, 10_000];
+// A 429 without Retry-After is noise unless over NOISE_SHARE of the last ~NOISE_ANSWERS were 429s.
+const [NOISE_SHARE, NOISE_ANSWERS] = [0.2, 50];
 
 /**
- * One run's pacing. At once: `start` (default `max`, "Concurrent Uploads"), plus one per good quick
- * answer up to `max`; after a 429 or a slow answer one per run of good answers as long as the limit,
- * and a slow answer gives one back (never below `start`).
+ * One run's pacing. At once: `start` (default `max`, "Concurrent Uploads"), one more per good quick
+ * answer up to `max`; after a 429 or a slow answer one more per run of good answers as long as the
+ * limit, and a slow answer gives one back (never below `start`).
  * Rate: none until the first 429; then getuploadurl calls go one at a time, in call order, 1/rate
  * apart, after a pause for the window the first burst filled. A 429 measures the limit: what its
- * window (Retry-After, 1-10 s) let through before its call (the first time plus itself: the burst
- * began with the events list), at most the rate refused. The rate backs off below that level and
- * climbs back along a cubic curve, flat near the level, then probing above it ever faster; the climb
- * counts good calls, not seconds (about one 429 in CLIMB_CALLS at a steady limit, whatever the rate).
- * 429s to calls sent before the last back-off say nothing new. No wait is longer than `maxWaitMs`.
+ * window (Retry-After, 1-10 s) let through before its call, at most the rate refused. The rate backs
+ * off below that level and climbs back along a cubic curve counted in good calls, not seconds (about
+ * one 429 in CLIMB_CALLS at a steady limit, whatever the rate). 429s to calls sent before the last
+ * back-off say nothing new. No wait is longer than `maxWaitMs`.
  */
 export class Pacer {
 	readonly max: number;
@@ -62,7 +48,7 @@ export class Pacer {
 	constructor(
 		concurrency: { max: number; start?: number },
 		private readonly maxWaitMs = Number.POSITIVE_INFINITY,
-		private readonly clock = REAL_CLOCK,
+		private readonly clock = { now: () => Date.now(), sleep },
 	) {
 		this.max = Math.max(1, Math.floor(concurrency.max));
 		this.current = Math.min(this.max, Math.max(1, Math.floor(concurrency.start ?? this.max)));

@@ -9,8 +9,7 @@ import type {
 import { jsonParse, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { checkBaseUrl } from '../helpers/baseUrl';
-
-import type { Facts, Step } from '../helpers/errors';
+import type { Facts, Kind, Step } from '../helpers/errors';
 import { EventPicsError, isNetworkCode } from '../helpers/errors';
 import type { EventSummary } from '../helpers/events';
 import { parseEvents } from '../helpers/events';
@@ -19,44 +18,28 @@ import { headerText, shownSize } from '../helpers/text';
 /** The contexts that talk to EventPics: operations, dropdowns and the trigger's poll. */
 export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
-export interface Policy {
-	/** Tries of one request (or one upload), the first included. */
-	maxAttempts: number;
-	/** Longest time spent waiting between tries, summed. */
-	maxTotalWaitMs: number;
-	/** First backoff step; doubled on each further try, at most maxDelayMs. */
-	baseDelayMs: number;
-	maxDelayMs: number;
-	/**
-	 * Deadline of each call to the service (connect, answer, body), and the longest stall of a PUT or
-	 * a download. The service answers in well under a second, and S3-like storage drops a connection
-	 * idle for about 20 s, so only what is stuck ends.
-	 */
-	timeoutMs: number;
-}
-
-export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze({
+/**
+ * Tries (the first included), their summed waits, the backoff's first step and its cap. timeoutMs:
+ * each call's deadline, a PUT's or download's longest stall; the service answers in well under a
+ * second and S3-like storage drops a connection idle for about 20 s, so only what is stuck ends.
+ */
+export const DEFAULT_POLICY = Object.freeze({
 	maxAttempts: 8,
 	maxTotalWaitMs: 120_000,
 	baseDelayMs: 500,
 	maxDelayMs: 20_000,
 	timeoutMs: 60_000,
 });
+export type Policy = Record<keyof typeof DEFAULT_POLICY, number>;
 
 /** An answer body as n8n hands it out with `encoding: 'stream'` (a Node.js readable stream). */
 export interface AnswerStream extends AsyncIterable<Buffer | string> {
 	destroy: (error?: Error) => void;
-	destroyed?: boolean;
-	socket?: { remoteAddress?: string };
 }
 
-/** The statuses of a redirect. */
 export const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
-/**
- * The slowest link a transfer may be on: 256 kbit/s, below any uplink that still carries photos.
- * Used only where the node cannot see bytes move, or to bound a server that drips.
- */
+/** 256 kbit/s, below any uplink that still carries photos: where bytes cannot be seen, or a server drips. */
 export const SLOWEST_LINK_BYTES_PER_SECOND = 32 * 1024;
 
 /** The execution's cancel signal (the user stopping the workflow) joined with `signal`. */
@@ -65,83 +48,57 @@ export function withCancel(ctx: Context, signal: AbortSignal): AbortSignal {
 	return cancel ? AbortSignal.any([signal, cancel]) : signal;
 }
 
-/**
- * `ctx` for a request that must end on `signal`: n8n's authenticated helper replaces a request's
- * `abortSignal` by the execution's cancel signal, so this context hands it ours instead.
- */
+/** `ctx` whose cancel signal is `signal`: n8n's helpers replace a request's `abortSignal` by it. */
 export function callerWith<T extends Context>(ctx: T, signal: AbortSignal): T {
 	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as T;
 }
 
-/** Why a watch ended a transfer. */
-type Stop = 'stalled' | 'tooSlow' | 'deadline';
-
-export interface TransferWatch {
-	readonly signal: AbortSignal;
-	readonly startedAt: number;
-	readonly stopped: Stop | undefined;
-	readonly bytes: number;
-	/** Bytes that moved (either way); restarts the stall clock. */
-	moved: (count: number) => void;
-	/** Nothing is expected to move for `ms` (bytes still on their way): the stall clock starts after. */
-	quietFor: (ms: number) => void;
-	end: () => void;
-}
+export type TransferWatch = ReturnType<typeof watchTransfer>;
 
 /**
- * A watchdog over one transfer, on n8n's `sleep` (no timers of the node's own): the caller counts the
- * bytes that move; it aborts `signal` when none moved for `stallMs`, when the transfer falls below
- * `minBytesPerSecond` once `stallMs` has passed, or at `deadlineMs`. It looks four times per limit,
- * at most once a second.
+ * A watchdog over one transfer on n8n's `sleep`: the caller counts bytes (`moved`, or `quietFor` when
+ * none are due for a while); it aborts `signal` when none moved for `stallMs`, below
+ * `minBytesPerSecond` once `stallMs` has passed, or at `deadlineMs`; four looks per limit, at most 1/s.
  */
 export function watchTransfer(limits: {
 	stallMs: number;
 	minBytesPerSecond?: number;
 	deadlineMs?: number;
-}): TransferWatch {
+}) {
 	const controller = new AbortController();
-	const startedAt = Date.now();
-	let [lastAt, bytes, ended] = [startedAt, 0, false];
-	let stopped: Stop | undefined;
-	const every = Math.max(
-		25,
-		Math.min(1000, Math.floor(Math.min(limits.stallMs, limits.deadlineMs ?? Infinity) / 4)),
-	);
-	void (async () => {
-		while (!ended && !stopped) {
-			await sleep(every);
-			const now = Date.now();
-			const owed = ((limits.minBytesPerSecond ?? 0) * (now - startedAt - limits.stallMs)) / 1000;
-			if (ended) return;
-			if (limits.deadlineMs !== undefined && now - startedAt >= limits.deadlineMs)
-				stopped = 'deadline';
-			else if (now - lastAt >= limits.stallMs) stopped = 'stalled';
-			else if (owed > 0 && bytes < owed) stopped = 'tooSlow';
-			if (stopped) controller.abort(new Error(`The transfer was stopped: ${stopped}`));
-		}
-	})();
-	return {
-		signal: controller.signal,
-		startedAt,
-		get stopped() {
-			return stopped;
-		},
-		get bytes() {
-			return bytes;
-		},
+	let [lastAt, ended] = [Date.now(), false];
+	const watch = {
+		signal: controller.signal as AbortSignal,
+		startedAt: lastAt,
+		stopped: undefined as 'stalled' | 'tooSlow' | 'deadline' | undefined,
+		bytes: 0,
 		moved: (count: number) => {
-			bytes += count;
+			watch.bytes += count;
 			lastAt = Math.max(lastAt, Date.now());
 		},
 		quietFor: (ms: number) => void (lastAt = Math.max(lastAt, Date.now() + ms)),
 		end: () => void (ended = true),
 	};
+	const { stallMs, minBytesPerSecond = 0, deadlineMs = Infinity } = limits;
+	const every = Math.max(25, Math.min(1000, Math.floor(Math.min(stallMs, deadlineMs) / 4)));
+	void (async () => {
+		while (!ended && !watch.stopped) {
+			await sleep(every);
+			const now = Date.now();
+			const owed = (minBytesPerSecond * (now - watch.startedAt - stallMs)) / 1000;
+			if (ended) return;
+			if (now - watch.startedAt >= deadlineMs) watch.stopped = 'deadline';
+			else if (now - lastAt >= stallMs) watch.stopped = 'stalled';
+			else if (owed > 0 && watch.bytes < owed) watch.stopped = 'tooSlow';
+			if (watch.stopped) controller.abort(new Error(`The transfer was stopped: ${watch.stopped}`));
+		}
+	})();
+	return watch;
 }
 
 /**
- * An answer body, but never more than `maxBytes` (the stream is destroyed) and never past `signal`
- * (destroyed when it fires, so a server that drips a byte now and then cannot hold the node).
- * Throws what ended it: 'tooLarge', 'deadline', or the network error that broke it off.
+ * An answer body, never more than `maxBytes` and never past `signal` (a server that drips a byte now
+ * and then cannot hold the node). Throws 'tooLarge', 'deadline', or the network error.
  */
 export async function readAnswer(
 	stream: AnswerStream,
@@ -177,10 +134,7 @@ export async function readAnswer(
 	return Buffer.concat(chunks);
 }
 
-/**
- * The body as JSON when it is JSON, else as text. An error answer over 64 KiB stays text (its start
- * only): parsing megabytes of a hostile one is where it would cost seconds.
- */
+/** JSON when it is JSON, else text; an error answer over 64 KiB stays text (parsing it costs seconds). */
 export function parseBody(bytes: Buffer, statusCode = 200): unknown {
 	if ((statusCode < 200 || statusCode > 299) && bytes.length > 64 * 1024)
 		return bytes.toString('utf8', 0, 64 * 1024);
@@ -189,10 +143,9 @@ export function parseBody(bytes: Buffer, statusCode = 200): unknown {
 }
 
 /**
- * What ended a request that got no answer: n8n's SSRF refusal or a network error code, found in the
- * error or its causes; else the error as it was thrown (the name, code and message of the deepest
- * that has a message): n8n's own helpers can fail before anything is sent, and such a failure called
- * a network one sends the user to check a network that works.
+ * What ended a request without an answer: n8n's SSRF refusal or a network code, in the error or its
+ * causes; else the error as thrown (n8n's helpers can fail before sending: called a network failure,
+ * it would send the user to check a network that works).
  */
 export function networkFacts(
 	step: Step,
@@ -227,10 +180,11 @@ export function retryAfterMs(value: string | undefined, nowMs = Date.now()): num
 	return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
+const KINDS: Record<number, Kind> = { 400: 'badRequest', 401: 'unauthorized', 429: 'rateLimited' };
+
 /**
- * The failure a non-2xx answer stands for, with what the service said: the EventPics API's Error
- * object, or the storage's S3-style XML error. Anything else, and whatever a File URL's server
- * says, is nobody's business in an error: an upload address or a File URL may point anywhere.
+ * A non-2xx answer's failure, with what the API's Error object or the storage's S3 XML error said;
+ * nothing else is kept: an upload address or a File URL may point anywhere.
  */
 export function statusError(
 	step: Step,
@@ -239,57 +193,44 @@ export function statusError(
 	body: unknown,
 ) {
 	const api = step === 'geteventsandalbums' || step === 'getuploadurl';
-	const object =
-		api && typeof body === 'object' && body !== null ? (body as IDataObject) : undefined;
+	const object = api && typeof body === 'object' && body !== null ? (body as IDataObject) : {};
+	const field = (name: string) =>
+		typeof object[name] === 'string' ? String(object[name]) : undefined;
 	const text = step === 'put' && typeof body === 'string' ? body.slice(0, 64 * 1024) : '';
-	const said = object
-		? {
-				code: typeof object.code === 'string' ? object.code : undefined,
-				message: typeof object.message === 'string' ? object.message : undefined,
-				details: object.details,
-			}
-		: {
-				code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1],
-				message: /<Message>([^<]*)<\/Message>/.exec(text)?.[1],
-			};
-	const facts: Facts = {
-		step,
-		statusCode,
-		said,
-		retryAfterMs: retryAfterMs(headerText(headers, 'retry-after')),
-	};
-	const kind =
-		statusCode === 401
-			? 'unauthorized'
-			: statusCode === 400
-				? 'badRequest'
-				: statusCode === 429
-					? 'rateLimited'
-					: statusCode >= 500
-						? 'serverError'
-						: 'status';
-	return new EventPicsError(kind, facts);
+	const tag = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(text)?.[1];
+	const said = api
+		? { code: field('code'), message: field('message'), details: object.details }
+		: { code: tag('Code'), message: tag('Message') };
+	const kind = KINDS[statusCode] ?? (statusCode >= 500 ? 'serverError' : 'status');
+	const retryAfter = retryAfterMs(headerText(headers, 'retry-after'));
+	return new EventPicsError(kind, { step, statusCode, said, retryAfterMs: retryAfter });
 }
 
 /** Largest answer of each service call read: an events list of 4 MiB is thousands of events. */
 const MAX_ANSWER = { geteventsandalbums: 4 * 1024 * 1024, getuploadurl: 64 * 1024 };
 
 /**
- * One call to the service: the credential applied by n8n (or, for getuploadurl, the key in the
- * body, which is all the API asks for and spares n8n's credential handling, about 1 ms a file); no
- * redirect followed (the key would go along); a deadline for the whole call; at most MAX_ANSWER read.
- * The 2xx body, parsed; any failure thrown as an EventPicsError.
+ * One call to the service, its 2xx body parsed: the credential applied by n8n (or the key in
+ * getuploadurl's `body`, all the API asks, sparing about 1 ms a file); no redirect followed (the key
+ * would go along); a deadline for the whole call; at most MAX_ANSWER read.
  */
 async function callApi(
 	ctx: Context,
-	step: 'geteventsandalbums' | 'getuploadurl',
-	options: IHttpRequestOptions,
+	step: keyof typeof MAX_ANSWER,
+	baseUrl: string,
 	timeoutMs: number,
+	body?: object,
 ): Promise<unknown> {
 	const deadline = AbortSignal.timeout(timeoutMs);
 	const signal = withCancel(ctx, deadline);
 	const full: IHttpRequestOptions = {
-		...options,
+		method: body ? 'POST' : 'GET',
+		url: `${baseUrl}/${step}`,
+		headers: {
+			Accept: 'application/json',
+			...(body ? { 'Content-Type': 'application/json' } : { 'Cache-Control': 'no-store' }),
+		},
+		...(body && { body: JSON.stringify(body) }),
 		json: false,
 		encoding: 'stream',
 		returnFullResponse: true,
@@ -300,67 +241,58 @@ async function callApi(
 		abortSignal: signal,
 	};
 	const caller = callerWith(ctx, signal);
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (
-			step === 'getuploadurl'
-				? await ctx.helpers.httpRequest.call(caller, full)
-				: await ctx.helpers.httpRequestWithAuthentication.call(caller, 'eventPicsApi', full)
-		) as IN8nHttpFullResponse;
-	} catch (error) {
+	const response = (await (
+		body
+			? ctx.helpers.httpRequest.call(caller, full)
+			: ctx.helpers.httpRequestWithAuthentication.call(caller, 'eventPicsApi', full)
+	).catch((error: unknown) => {
 		throw deadline.aborted
 			? new EventPicsError('deadline', { step, timeoutMs })
 			: networkFacts(step, error);
-	}
+	})) as IN8nHttpFullResponse;
 	const { statusCode } = response;
 	const headers = (response.headers ?? {}) as Record<string, unknown>;
 	const stream = response.body as AnswerStream;
 	if (REDIRECTS.has(statusCode)) {
 		stream.destroy();
-		let detail: string | undefined;
-		try {
-			const target = new URL(headerText(headers, 'location') ?? '', String(full.url));
-			detail = ['http:', 'https:'].includes(target.protocol) ? target.origin : target.protocol;
-		} catch {
-			detail = undefined;
-		}
+		const location = headerText(headers, 'location') ?? '';
+		const target = URL.canParse(location, full.url) ? new URL(location, full.url) : undefined;
+		const web = target && ['http:', 'https:'].includes(target.protocol);
+		const detail = web ? target.origin : target?.protocol;
 		throw new EventPicsError('redirect', { step, statusCode, detail });
 	}
 	const bytes = await readAnswer(stream, MAX_ANSWER[step], signal, { step, statusCode, timeoutMs });
-	const body = parseBody(bytes, statusCode);
-	if (statusCode < 200 || statusCode > 299) throw statusError(step, statusCode, headers, body);
-	return body;
+	const parsed = parseBody(bytes, statusCode);
+	if (statusCode < 200 || statusCode > 299) throw statusError(step, statusCode, headers, parsed);
+	return parsed;
 }
+
+/** An answer of 200 that is not what the API returns. */
+const malformed = (step: Step, detail: string) =>
+	new EventPicsError('malformed', { step, statusCode: 200, detail });
+
+const TRANSIENT_CODES =
+	/^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_CONNECTION_TIMEOUT|ERR_STREAM_PREMATURE_CLOSE|UND_ERR_SOCKET)$/;
 
 /** A failure worth another try: 408, 429, 500, 502-504, a deadline or stall, a connection lost on the way. */
 export function isTransient(error: EventPicsError): boolean {
 	const { statusCode, networkCode } = error.facts;
 	if (['deadline', 'stalled', 'tooSlow'].includes(error.kind)) return true;
 	if (statusCode !== undefined) return [408, 429, 500, 502, 503, 504].includes(statusCode);
-	return (
-		error.kind === 'noAnswer' &&
-		/^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_CONNECTION_TIMEOUT|ERR_STREAM_PREMATURE_CLOSE|UND_ERR_SOCKET)$/.test(
-			networkCode ?? '',
-		)
-	);
+	return error.kind === 'noAnswer' && TRANSIENT_CODES.test(networkCode ?? '');
 }
 
-/** What to do after a failed try: wait and try again, try again at once, or give up. */
-export type Decision = 'retry' | 'now' | 'stop';
-
 /**
- * Runs `attempt` until it succeeds, `decide` stops it, or the policy's tries or total wait are used
- * up; the last error is thrown with the tries it took. A try waits its backoff (exponential, half to
- * all of its step), or what the service asks (Retry-After) when it asks for longer. A 429 that says
- * to come back in a second or more is the service pacing, not failing: it does not use up Max
- * Attempts and waits what it asks (at least half the first step); a shorter Retry-After counts as
- * none. Every request counts against one bound: at most four times Max Attempts in all. A wait
- * longer than what is left of Max Total Wait ends the tries at once.
+ * Runs `attempt` until it succeeds, `decide` stops it, or the tries or total wait are used up; the
+ * last error is thrown with its tries. A try waits its backoff (exponential, jittered) or a longer
+ * Retry-After. A 429 asking for a second or more is pacing, not failing: it is not counted against
+ * Max Attempts (four times that bounds all tries). A wait past Max Total Wait ends the tries at once.
  */
 export async function withRetries<T>(
 	policy: Policy,
 	attempt: (attemptNumber: number) => Promise<T>,
-	decide: (error: EventPicsError) => Decision = (error) => (isTransient(error) ? 'retry' : 'stop'),
+	decide: (error: EventPicsError) => 'retry' | 'now' | 'stop' = (error) =>
+		isTransient(error) ? 'retry' : 'stop',
 	random: () => number = Math.random,
 ): Promise<T> {
 	const startedAt = Date.now();
@@ -378,11 +310,8 @@ export async function withRetries<T>(
 		const paced = error.kind === 'rateLimited' && asked >= 1000;
 		if (!paced) counted++;
 		const tries = { attempts: attemptNumber, elapsedMs: Date.now() - startedAt };
-		if (
-			decision === 'stop' ||
-			counted >= policy.maxAttempts ||
-			attemptNumber >= policy.maxAttempts * 4
-		) {
+		const last = counted >= policy.maxAttempts || attemptNumber >= policy.maxAttempts * 4;
+		if (decision === 'stop' || last) {
 			error.facts = { ...error.facts, tries };
 			throw error;
 		}
@@ -407,82 +336,43 @@ export async function listEvents(
 	policy: Policy,
 ): Promise<EventSummary[]> {
 	return await withRetries(policy, async () => {
-		const body = await callApi(
-			ctx,
-			'geteventsandalbums',
-			{
-				method: 'GET',
-				url: `${baseUrl}/geteventsandalbums`,
-				headers: { Accept: 'application/json', 'Cache-Control': 'no-store' },
-			},
-			policy.timeoutMs,
-		);
-		const events = parseEvents(body);
+		const events = parseEvents(await callApi(ctx, 'geteventsandalbums', baseUrl, policy.timeoutMs));
 		if (events) return events;
-		throw new EventPicsError('malformed', {
-			step: 'geteventsandalbums',
-			statusCode: 200,
-			detail: 'a JSON "events" list',
-		});
+		throw malformed('geteventsandalbums', 'a JSON "events" list');
 	});
 }
 
-/** POST /getuploadurl, once: the pre-signed address of one file. */
+/** POST /getuploadurl, once: the pre-signed address of one file (no album, no Taken At: left out). */
 export async function requestUploadUrl(
 	ctx: Context,
-	credential: { baseUrl: string; apiKey: string },
+	{ baseUrl, apiKey }: { baseUrl: string; apiKey: string },
 	file: { linkId: string; fileName: string; albumId?: string; takenAt?: number },
 	timeoutMs: number,
 ): Promise<string> {
-	const body: IDataObject = {
-		apiKey: credential.apiKey,
-		linkId: file.linkId,
-		fileName: file.fileName,
-	};
-	if (file.albumId) body.albumId = file.albumId;
-	if (file.takenAt !== undefined) body.takenAt = file.takenAt;
-	const answer = await callApi(
-		ctx,
-		'getuploadurl',
-		{
-			method: 'POST',
-			url: `${credential.baseUrl}/getuploadurl`,
-			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-			body: JSON.stringify(body),
-		},
-		timeoutMs,
-	);
+	const { linkId, fileName, albumId, takenAt } = file;
+	const body = { apiKey, linkId, fileName, albumId: albumId || undefined, takenAt };
+	const answer = await callApi(ctx, 'getuploadurl', baseUrl, timeoutMs, body);
 	const uploadUrl = (answer as IDataObject | null)?.uploadUrl;
 	if (typeof uploadUrl === 'string' && /^https?:\/\//i.test(uploadUrl)) return uploadUrl;
-	throw new EventPicsError('malformed', {
-		step: 'getuploadurl',
-		statusCode: 200,
-		detail: 'an "uploadUrl" address',
-	});
+	throw malformed('getuploadurl', 'an "uploadUrl" address');
 }
 
-/**
- * The EventPics credential, refused before anything is sent when its Base URL would expose the key
- * (helpers/baseUrl.ts) or it has no key. Its errors name the credential's field, no item.
- */
+/** The credential, refused before anything is sent if its Base URL would expose the key, or no key. */
 export async function readCredential(ctx: Context): Promise<{ baseUrl: string; apiKey: string }> {
-	const credentials = (await ctx.getCredentials('eventPicsApi')) as {
-		apiKey?: unknown;
-		baseUrl?: unknown;
-	};
-	const base = checkBaseUrl(credentials.baseUrl);
+	const { apiKey, baseUrl } = (await ctx.getCredentials('eventPicsApi')) as Record<string, unknown>;
+	const base = checkBaseUrl(baseUrl);
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), message, { description });
 	if (!base.ok)
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw refuse(
 			`The Base URL of the EventPics credential is refused: ${base.reason}`,
-			{
-				description: 'Open the EventPics credential and correct its Base URL.',
-			},
+			'Open the EventPics credential and correct its Base URL.',
 		);
-	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
-	if (apiKey === '')
-		throw new NodeOperationError(ctx.getNode(), 'The EventPics credential has no API key', {
-			description: 'Open the EventPics credential and paste the API key from the EventPics app.',
-		});
-	return { baseUrl: base.url, apiKey };
+	const key = typeof apiKey === 'string' ? apiKey.trim() : '';
+	if (key === '')
+		throw refuse(
+			'The EventPics credential has no API key',
+			'Open the EventPics credential and paste the API key from the EventPics app.',
+		);
+	return { baseUrl: base.url, apiKey: key };
 }
