@@ -145,18 +145,17 @@ export function operationFields(
 	toolText: string,
 	fields: INodeProperties[],
 ): INodeProperties[] {
-	const toolDescription: INodeProperties = {
-		displayName: 'Description',
-		name: 'toolDescription',
-		type: 'string',
-		default: toolText,
-		required: true,
-		typeOptions: { rows: 3 },
-		description: 'What the AI agent is told this tool does and what to pass it',
-		displayOptions: AS_TOOL,
-	};
 	return updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, [
-		toolDescription,
+		{
+			displayName: 'Description',
+			name: 'toolDescription',
+			type: 'string',
+			default: toolText,
+			required: true,
+			typeOptions: { rows: 3 },
+			description: 'What the AI agent is told this tool does and what to pass it',
+			displayOptions: AS_TOOL,
+		},
 		...fields,
 	]);
 }
