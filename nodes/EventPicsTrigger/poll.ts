@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toNodeError, type Voice } from '../EventPics/helpers/errors';
+import type { Voice } from '../EventPics/helpers/errors';
+import { toNodeError } from '../EventPics/helpers/errors';
 import type { EventSummary } from '../EventPics/helpers/events';
 import {
 	albumJson,
@@ -44,12 +45,10 @@ function watchedItems(events: EventSummary[], watch: Watch) {
 }
 
 /**
- * Which items are new, and what to remember: every item seen (not only the last poll's), the oldest
- * forgotten past MAX_REMEMBERED, so an item missing from one answer is not new when it returns. At
- * most MAX_PER_POLL are reported per poll, the others at the next polls. Nothing is new at the first
- * poll of a watch (what exists is recorded), when the list is empty (an answer that lost everything
- * cannot make it all new), or when none of at least two remembered items is left among at least two
- * listed (another account's key, or another server: recorded instead of a burst).
+ * Which items are new, and what to remember: every item seen, the oldest forgotten past MAX_REMEMBERED
+ * (an item missing from one answer is not new when it returns); MAX_PER_POLL reported, the rest later.
+ * Nothing is new at a watch's first poll, or when none of at least two remembered items is left among
+ * at least two listed (another account or server: recorded instead of a burst).
  */
 export function comparePoll(
 	memory: IDataObject | undefined,
@@ -132,9 +131,8 @@ function readWatch(ctx: IPollFunctions): { watch: Watch; title?: string } {
 }
 
 /**
- * One poll: the key's events; in a manual test the newest watched event or album (the last in
- * EventPics' list: it gives no creation date); otherwise those not seen before, remembered in the
- * node's static data, written only after a successful answer.
+ * One poll: in a manual test the newest watched event or album (the last listed: there is no creation
+ * date); otherwise those not seen before, remembered in static data after a successful answer.
  */
 export async function pollEventPics(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const { watch, title } = readWatch(this);

@@ -19,7 +19,6 @@ export async function readAccount(ctx: IExecuteFunctions, policy: Policy = DEFAU
 
 export type Account = Awaited<ReturnType<typeof readAccount>>;
 
-/** An operation run one item at a time (the router's item loop). */
 export type ItemExecute = (
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -50,9 +49,8 @@ export function readLocator(ctx: IExecuteFunctions, name: string, itemIndex: num
 }
 
 /**
- * An error about the chosen event or album, with how to fix it for whoever fills the field: the user,
- * or an AI agent (the tool's `$fromAI()` argument), whose fix is part of the message too, since AI
- * Agent v3 hands a model only the message of a tool's error.
+ * An error about the chosen event or album, with the fix for whoever fills the field; an AI agent's fix
+ * is in the message too, since AI Agent v3 hands a model only the message of a tool's error.
  */
 function placeError(
 	ctx: IExecuteFunctions,

@@ -17,7 +17,6 @@ const RESOURCES = {
 	photo: { name: 'Photo', operations: [keepNew, upload], default: 'upload' },
 };
 
-/** An operation: its dropdown entry and fields, and either one item at a time or the whole run at once. */
 type Operation = (typeof RESOURCES)[keyof typeof RESOURCES]['operations'][number];
 
 /** The value n8n gives the "Custom API Call" entry it adds under Resource and Operation. */

@@ -13,9 +13,8 @@ const shownBaseUrl = (text: string) => text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^
 const refuse = (reason: string) => ({ ok: false as const, reason });
 
 /**
- * Whether the host of `url` is written as WHATWG URL reads it (`hostname`), followed by nothing or a
- * port: "127.1", "2130706433" or "[0:0:0:0:0:0:0:1]" mean a loopback address too, but a Base URL
- * that only a URL parser sees as local is refused rather than trusted with the key over http://.
+ * Whether the host is written as the URL parser reads it, then nothing or a port: "127.1" or
+ * "2130706433" are loopback too, but one only a parser sees as local is not trusted over http://.
  */
 function writtenAsParsed(url: string, hostname: string): boolean {
 	const authority = url
@@ -27,10 +26,8 @@ function writtenAsParsed(url: string, hostname: string): boolean {
 }
 
 /**
- * Normalizes the credential's Base URL (trailing slashes removed, default when empty) and refuses
- * addresses that would expose the API key: http:// only for loopback hosts written as 127.x.x.x,
- * localhost or [::1]; no user name and password, ?query or #fragment (the API takes none). A refusal
- * never shows the password.
+ * The credential's Base URL without trailing slashes (default when empty), or why it is refused:
+ * http:// only for 127.x.x.x, localhost or [::1]; no user info, ?query or #fragment. Never shows a password.
  */
 export function checkBaseUrl(
 	raw: unknown,

@@ -2,11 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { INVISIBLE, oneLine } from './text';
 
-/**
- * The key's events and albums as the service lists them, read once where the answer is read: ids kept
- * as they are (they go back to the service), titles cleaned and cut for outputs, dropdowns, errors
- * and an AI agent's answers.
- */
+/** Events and albums as the service lists them: ids kept as they are, titles cleaned and cut. */
 export type Album = { id: string; title: string };
 export type EventSummary = { linkId: string; title: string; albums: Album[] };
 
@@ -38,7 +34,6 @@ function idOf(...values: unknown[]): string | undefined {
 const titleOf = (value: unknown, id: string) =>
 	oneLine(asText(value) ?? '', MAX_TITLE) || oneLine(id, MAX_TITLE);
 
-/** Entries that are objects, each made by `make` (undefined leaves it out). */
 const listOf = <T>(list: unknown, make: (entry: IDataObject) => T | undefined): T[] =>
 	(Array.isArray(list) ? list : [])
 		.map((entry) => (typeof entry === 'object' && entry !== null ? make(entry) : undefined))
@@ -63,7 +58,7 @@ export function parseEvents(body: unknown): EventSummary[] | undefined {
 	return listOf(events, eventOf);
 }
 
-/** An event as the node outputs it (Event > Get and Get Many, the trigger's New Event). */
+/** An event as the node and the trigger output it. */
 export const eventJson = ({ linkId, title, albums }: EventSummary): IDataObject => ({
 	linkId,
 	title,
@@ -71,17 +66,14 @@ export const eventJson = ({ linkId, title, albums }: EventSummary): IDataObject 
 	albums: albums.map(({ id, title }) => ({ id, title })),
 });
 
-/** An album with its event as the node outputs it (Album > Get Many, the trigger's New Album). */
+/** An album with its event as the node and the trigger output it. */
 export const albumJson = ({ id, title }: Album, event: EventSummary): IDataObject => ({
 	id,
 	title,
 	event: { linkId: event.linkId, title: event.title },
 });
 
-/**
- * The test of a dropdown's search text: lower-cased once; a text longer than any title or id (a
- * megabyte pasted into the search box) matches nothing at once.
- */
+/** A dropdown's search: a text longer than any title or id (a megabyte pasted) matches nothing at once. */
 export function searchMatcher(filter: string | undefined): (...texts: string[]) => boolean {
 	if (!filter) return () => true;
 	if (filter.length > MAX_ID) return () => false;
@@ -108,14 +100,12 @@ export function namedList(entries: Array<{ title: string; id: string }>): string
 	return rest > 0 ? `${listed.join(', ')} and ${rest} more` : listed.join(', ');
 }
 
-/** The message for a link ID that is not one of the key's events. */
 export function eventNotOfKey(events: EventSummary[], linkId: string, eventTitle?: string): string {
 	const list = namedList(events.map((event) => ({ title: event.title, id: event.linkId })));
 	const known = events.length === 0 ? 'it has no events' : `its events are ${list}`;
 	return `The event ${named(eventTitle, linkId)} is not one of this API key's events; ${known}`;
 }
 
-/** The message for an album id that is not one of the event's albums. */
 export function albumNotInEvent(event: EventSummary, albumId: string, albumTitle?: string): string {
 	const albums =
 		event.albums.length === 0 ? 'it has no albums' : `its albums are ${namedList(event.albums)}`;

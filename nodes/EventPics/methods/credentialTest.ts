@@ -68,10 +68,9 @@ function statusWords(statusCode: number, location: string | undefined): string |
 }
 
 /**
- * GET <base>/geteventsandalbums with the key, through the one request helper n8n gives a credential
- * test (the legacy `request`, which takes no abort signal), no redirect followed. n8n's `timeout`
- * ends a server that sends no headers; after them a watch stops the body on a stall, at the total
- * time, or past PROBE_LIMITS.maxBytes.
+ * GET <base>/geteventsandalbums through the one helper a credential test has (the legacy `request`:
+ * no abort signal), no redirect followed. Its `timeout` ends a server that sends no headers; after
+ * them a watch stops the body on a stall, at the total time, or past `maxBytes`.
  */
 async function probe(ctx: ICredentialTestFunctions, baseUrl: string, apiKey: string) {
 	const startedAt = Date.now();
@@ -118,10 +117,7 @@ async function probe(ctx: ICredentialTestFunctions, baseUrl: string, apiKey: str
 
 const failure = (message: string) => ({ status: 'Error' as const, message });
 
-/**
- * The EventPics credential's test, run when the credential is saved: the Base URL checked by the
- * node's own rule before anything is sent, then the key's events asked for; every answer in words.
- */
+/** The credential's test: the Base URL checked by the node's own rule, then the key's events asked for. */
 export async function eventPicsApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,

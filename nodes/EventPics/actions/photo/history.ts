@@ -4,11 +4,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 /**
- * What a workflow knows it uploaded (Skip Files Uploaded Before, Keep New): its history in n8n's
- * deduplication store (scope "workflow": one for every EventPics node of the workflow), and this
- * process's uploads in flight. The store records whatever it is asked about (no read-only question)
- * and rewrites the whole list on each call without a lock. So a file has two entries naming the
- * account: "checked", which a question may write, and "uploaded", written only after the storage's 2xx.
+ * The workflow's history of uploads (Skip Files Uploaded Before, Keep New) in n8n's deduplication
+ * store, scope "workflow", and this process's uploads in flight. The store records whatever it is
+ * asked (no read-only question) and rewrites its list on each call without a lock. So a file has two
+ * entries: "checked", which a question may write, and "uploaded", written after the storage's 2xx.
  */
 
 /** Entries kept (two per file); past them n8n drops the oldest. From HISTORY_WARN_AT on, the output warns. */
@@ -18,13 +17,12 @@ const STORE = { mode: 'entries' as const, maxEntries: HISTORY_ENTRIES };
 /** Part of every entry's account: histories of another format never match. */
 const FORMAT = 'eventpics-history-4';
 /**
- * Least time between two records during the run (and from the check to the first), and at least
- * RECORD_SPACING times the last call's time: a kill uploads again only what was in flight or confirmed
- * within it, and the store, rewritten whole on each call, is written a few times a run, not per file.
+ * Records during the run: at least RECORD_EVERY_MS apart and RECORD_SPACING times the last call's
+ * time, so a kill uploads again only what was confirmed within it, and the store is written a few
+ * times a run, not per file. After the end's record: RECHECKS looks, RECHECK_PAUSE_MS apart.
  */
 const RECORD_EVERY_MS = 1000;
 const RECORD_SPACING = 10;
-/** After the end-of-run record: the pause before each look again, and the most looks. */
 const RECHECK_PAUSE_MS = 1000;
 const RECHECKS = 8;
 /** The longest single pause while a record waits for its time. */
@@ -43,19 +41,18 @@ export interface Claim {
 }
 
 /**
- * This process's claims by workflow and entry: the one state kept across executions, on purpose
- * (overlapping runs in one process are where doubles came from). A claim lives while its upload is in
- * flight, then until no run that checked the history before it was recorded still runs.
+ * This process's claims by workflow and entry, kept across executions on purpose (overlapping runs
+ * uploaded doubles): while the upload is in flight, then until no run that checked before it was
+ * recorded still runs.
  */
 const claims = new Map<string, Claim>();
 /** The running executions that checked the history, each with when it did. */
 const runs = new Map<symbol, number>();
 
 /**
- * The store's calls of this process, one at a time. The check writes an "uploaded" entry for a moment
- * and takes it back; a call of another execution that read the list meanwhile and wrote it back after
- * would leave it in for good, and the file (whose upload a kill cut short) would be skipped as
- * uploaded, never to go up. Across the processes of queue mode this remains possible.
+ * The store's calls of this process, one at a time: the check writes an "uploaded" entry for a moment;
+ * another execution's call that read the list meanwhile would write it back for good, and the file
+ * (its upload cut short by a kill) would never go up. Across queue-mode processes this remains.
  */
 let storeTurn: Promise<unknown> = Promise.resolve();
 
@@ -116,9 +113,8 @@ export class RunHistory {
 	private where = (key: string) => `${this.ctx.getWorkflow().id ?? ''}\u0000${this.account}/${key}`;
 
 	/**
-	 * Which of `keys` were uploaded before, in one turn of the store (no other call of this process sees
-	 * or loses what it writes for a moment). Only keys checked before are asked about their "uploaded"
-	 * entry, and what that question wrote (a file checked but never confirmed) is taken back.
+	 * Which of `keys` were uploaded before, in one turn of the store. Only keys checked before are asked
+	 * about "uploaded", and what that question wrote (checked, never confirmed) is taken back.
 	 */
 	async check(keys: string[]): Promise<Set<string>> {
 		runs.set(this.run, Date.now());
@@ -151,7 +147,6 @@ export class RunHistory {
 			if (uploaded.seen.has(this.entry('uploaded', key))) this.known.add(key);
 	}
 
-	/** When the next record may be, after a call that began at `startedAt`. */
 	private spaced(startedAt: number): number {
 		const now = Date.now();
 		return now + Math.max(RECORD_EVERY_MS, RECORD_SPACING * (now - startedAt));
@@ -221,16 +216,15 @@ export class RunHistory {
 		return (await this.count().catch(() => -1)) === this.addedByCheck;
 	}
 
-	/** The run no longer needs the claims of others (finish does it; Keep New, which only asks, itself). */
+	/** The run no longer needs others' claims (finish does it; Keep New, which only asks, itself). */
 	leave(): void {
 		runs.delete(this.run);
 		prune();
 	}
 
 	/**
-	 * The end of the run: waits for a batch in the store, counts the list (was it new, how near its
-	 * cap), records both entries of every uploaded file (`unrecorded`: those the store did not take),
-	 * and takes back the "checked" entries of files that did not go up.
+	 * The end of the run: counts the list (was it new, how near its cap), records both entries of every
+	 * uploaded file (`unrecorded`: those the store did not take), takes back the others' "checked".
 	 */
 	async finish() {
 		this.finished = true;
@@ -265,10 +259,9 @@ export class RunHistory {
 	}
 
 	/**
-	 * Writes both entries of each key. A call of another execution that read the list before can write
-	 * it back without them: a production run looks again a pause later (recording what is missing), and
-	 * again while a look finds entries missing; a run from the editor or `n8n execute` only when the
-	 * record had to add a "checked" entry, which the check wrote and only another writer removes.
+	 * Writes both entries of each key. Another execution that read the list before can write it back
+	 * without them: a production run looks again (recording what is missing) while entries are missing;
+	 * an editor or CLI run only when it had to add a "checked" entry, which only another writer removes.
 	 */
 	private async record(keys: string[]): Promise<void> {
 		const entries = this.both(keys);
@@ -296,14 +289,12 @@ export class RunHistory {
 	private count = async () =>
 		await this.call(() => this.ctx.helpers.getProcessedDataCount('workflow', STORE));
 
-	/** A call to the store in this process's turn (`oneAtATime`). */
 	private readonly call: Caller = async (work) =>
 		await oneAtATime(async () => await this.attempt(work));
 
 	/**
-	 * Once more when a call fails (two processes recording the first entries of a workflow both insert
-	 * its row, and the database refuses the second), then the error in words: a history kept in another
-	 * mode (Remove Duplicates with Scope "Workflow" shares this store) or a database that refuses.
+	 * Once more when a call fails (two processes recording a workflow's first entries both insert its
+	 * row), then in words: a history kept in another mode (Remove Duplicates) or a database that refuses.
 	 */
 	private readonly attempt: Caller = async (work) => {
 		try {
