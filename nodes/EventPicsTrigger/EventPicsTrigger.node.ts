@@ -1,9 +1,4 @@
-import type {
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventLocator } from '../EventPics/actions/node.description';
@@ -74,7 +69,5 @@ export class EventPicsTrigger implements INodeType {
 		credentialTest: { eventPicsApiTest },
 	};
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollEventPics.call(this);
-	}
+	poll = pollEventPics;
 }
