@@ -59,13 +59,9 @@ function placeError(
 	fix: { user: string; agent: (argument: string) => string; field: string },
 ): NodeOperationError {
 	const argument = agentArgument(ctx, fix.field);
-	if (argument === undefined)
-		return new NodeOperationError(ctx.getNode(), message, { description: fix.user, itemIndex });
-	const description = fix.agent(argument);
-	return new NodeOperationError(ctx.getNode(), `${message}. ${description}`, {
-		description,
-		itemIndex,
-	});
+	const description = argument === undefined ? fix.user : fix.agent(argument);
+	const full = argument === undefined ? message : `${message}. ${description}`;
+	return new NodeOperationError(ctx.getNode(), full, { description, itemIndex });
 }
 
 /** The event the item's "Event" field names, checked against the key's events. */
@@ -105,19 +101,15 @@ export async function chosenEventAndAlbum(
 		.flatMap((other) => other.albums)
 		.find((other) => other.id === chosen.value);
 	const none = event.albums.length === 0;
-	throw placeError(
-		ctx,
-		itemIndex,
-		albumNotInEvent(event, chosen.value, elsewhere?.title ?? chosen.title),
-		{
-			user: none
-				? 'Leave the "Album" field empty (choose "No album" in the list): this event has no albums.'
-				: 'Pick the album again in the "Album" field (its list shows the albums of the chosen event), or leave it empty.',
-			agent: (name) =>
-				none
-					? `Pass an empty ${name}: this event has no albums, so the file goes into the event itself.`
-					: `Pass one of the album ids listed (in brackets) as ${name}, or an empty ${name} to upload into the event itself.`,
-			field: 'album',
-		},
-	);
+	const message = albumNotInEvent(event, chosen.value, elsewhere?.title ?? chosen.title);
+	throw placeError(ctx, itemIndex, message, {
+		user: none
+			? 'Leave the "Album" field empty (choose "No album" in the list): this event has no albums.'
+			: 'Pick the album again in the "Album" field (its list shows the albums of the chosen event), or leave it empty.',
+		agent: (name) =>
+			none
+				? `Pass an empty ${name}: this event has no albums, so the file goes into the event itself.`
+				: `Pass one of the album ids listed (in brackets) as ${name}, or an empty ${name} to upload into the event itself.`,
+		field: 'album',
+	});
 }
