@@ -19,7 +19,6 @@ export class EventPicsTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		// the same credential test as the EventPics node
 		credentials: [{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' }],
 		properties: [
 			{

@@ -16,7 +16,6 @@ import {
 import type { Policy } from '../EventPics/transport/request';
 import { DEFAULT_POLICY, listEvents, readCredential } from '../EventPics/transport/request';
 
-/** What the trigger watches: the key's events, or the albums of all events or of one. */
 type Watch = { on: 'newEvent' | 'newAlbum'; linkId?: string };
 
 /** Items remembered at most (11 characters each: about 110 KB of static data), and reported per poll at most. */
@@ -109,7 +108,6 @@ const VOICE: Voice = {
 const fail = (ctx: IPollFunctions, message: string, description: string) =>
 	new NodeOperationError(ctx.getNode(), message, { description });
 
-/** What the trigger watches, from its parameters, and the title of a picked event. */
 function readWatch(ctx: IPollFunctions): { watch: Watch; title?: string } {
 	const on = ctx.getNodeParameter('triggerOn', 'newEvent') as string;
 	if (on !== 'newEvent' && on !== 'newAlbum')

@@ -64,7 +64,6 @@ function placeError(
 	return new NodeOperationError(ctx.getNode(), full, { description, itemIndex });
 }
 
-/** The event the item's "Event" field names, checked against the key's events. */
 export async function chosenEvent(ctx: IExecuteFunctions, account: Account, itemIndex: number) {
 	const chosen = readLocator(ctx, 'event', itemIndex);
 	if (chosen.value === '')

@@ -109,7 +109,6 @@ export const albumFields = pickedOrGiven(
 	true,
 );
 
-/** Return All and Limit of a Get Many operation. */
 export const paginationFields: INodeProperties[] = [
 	{
 		displayName: 'Return All',

@@ -31,7 +31,6 @@ export const subtitle = `={{ (${JSON.stringify(
 	),
 )})[$parameter["resource"] + ":" + $parameter["operation"]] || "Custom API call" }}`;
 
-/** The node's parameters: Resource, each resource's Operation, then each operation's fields. */
 export const nodeProperties: INodeProperties[] = [
 	{
 		displayName: 'Resource',

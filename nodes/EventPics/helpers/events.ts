@@ -90,7 +90,6 @@ export function named(title: string | undefined, id: string): string {
 		: `"${cleanTitle}" (${shownId})`;
 }
 
-/** How many entries a message names before "and N more". */
 export const MAX_LISTED = 10;
 
 /** `"A" (a), "B" (b) and 3 more`, at most MAX_LISTED named. */
@@ -112,7 +111,6 @@ export function albumNotInEvent(event: EventSummary, albumId: string, albumTitle
 	return `The album ${named(albumTitle, albumId)} is not an album of ${named(event.title, event.linkId)}; ${albums}`;
 }
 
-/** The title the editor stored with a resource locator value picked from a list. */
 export function cachedTitle(locator: unknown): string | undefined {
 	const title = (locator as { cachedResultName?: unknown } | null)?.cachedResultName;
 	return (typeof title === 'string' && oneLine(title, MAX_TITLE)) || undefined;

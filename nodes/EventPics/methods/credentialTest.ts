@@ -23,7 +23,6 @@ export const PROBE_LIMITS = { totalMs: 20_000, stallMs: 10_000, maxBytes: 4 * 10
 
 const KEEP_DEFAULT = `EventPics itself is at ${DEFAULT_BASE_URL}.`;
 
-/** A failure of the test's request in the words of the credential dialog, with what to do. */
 function words(host: string, error: EventPicsError, apiKey: string): string {
 	const { networkCode, detail } = error.facts;
 	const byKind: Partial<Record<string, string>> = {
@@ -50,7 +49,6 @@ function words(host: string, error: EventPicsError, apiKey: string): string {
 	return `No answer came from ${host}. Check the Base URL and the network of the n8n machine, then test again.`;
 }
 
-/** What a status means for this credential, in words, or undefined for a 2xx. */
 function statusWords(statusCode: number, location: string | undefined): string | undefined {
 	if (REDIRECTS.has(statusCode))
 		return `The Base URL (${statusCode}) answered with a redirect${location ? ' to another address' : ''}. The test does not follow redirects, so the API key was not sent there. Check the Base URL. ${KEEP_DEFAULT}`;

@@ -105,10 +105,8 @@ export class RunHistory {
 	}
 
 	private entry = (kind: 'checked' | 'uploaded', key: string) => `${kind}:${this.account}/${key}`;
-
 	private both = (keys: string[]) =>
 		keys.flatMap((key) => [this.entry('checked', key), this.entry('uploaded', key)]);
-
 	/** Where a key is claimed: per workflow and account, as the history is. */
 	private where = (key: string) => `${this.ctx.getWorkflow().id ?? ''}\u0000${this.account}/${key}`;
 
@@ -285,10 +283,8 @@ export class RunHistory {
 
 	private forget = async (values: string[], how: Caller = this.call) =>
 		await how(() => this.ctx.helpers.removeProcessed(values, 'workflow', STORE));
-
 	private count = async () =>
 		await this.call(() => this.ctx.helpers.getProcessedDataCount('workflow', STORE));
-
 	private readonly call: Caller = async (work) =>
 		await oneAtATime(async () => await this.attempt(work));
 

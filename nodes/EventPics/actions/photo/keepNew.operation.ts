@@ -68,11 +68,8 @@ function itemKey(ctx: IExecuteFunctions, itemIndex: number, value: unknown): str
 const INFO = { type: 'info', location: 'outputPane' } as const;
 
 /**
- * Photo > Keep New: passes on the items whose File ID the workflow's history does not hold as
- * uploaded to the event and album, in one question to n8n's store before anything is downloaded or
- * read. A file an execution of this process is uploading right now is waited for: left out once it
- * arrives, passed on when it fails or turns out cut short. The event and album of an item passed on
- * are checked against the key's events; those of a known file were when it was uploaded.
+ * Photo > Keep New: the items whose File ID the history does not hold, in one question to the store.
+ * A file this process is uploading now is waited for (passed on when its upload fails or is cut short).
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
