@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from '../helpers/errors';
 import { readAccount } from './account';
-import { failedItem } from './output';
+import { failedItem, failedOutput } from './output';
 import * as albumGetAll from './album/getAll.operation';
 import * as eventGet from './event/get.operation';
 import * as eventGetAll from './event/getAll.operation';
@@ -103,12 +103,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		// what failed before any item could (the credential, an option of the whole run): every item, once
 		const nodeError = toNodeError(this.getNode(), error);
 		if (!this.continueOnFail()) throw nodeError;
-		return [
-			this.getInputData().map((_, item) => ({
-				json: { error: nodeError.message },
-				error: nodeError,
-				pairedItem: { item },
-			})),
-		];
+		return [this.getInputData().map((_, item) => failedOutput(nodeError, item, true))];
 	}
 }
