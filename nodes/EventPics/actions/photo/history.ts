@@ -25,7 +25,7 @@ const RECORD_EVERY_MS = 1000;
 const RECORD_SPACING = 10;
 const RECHECK_PAUSE_MS = 1000;
 const RECHECKS = 8;
-/** The longest single pause while a record waits for its time. */
+/** The longest single pause while a record waits for its time (see recordLater). */
 const WAIT_STEP_MS = 200;
 
 /** The key under which an upload is remembered: the event, the album and the file's content or File ID. */
@@ -105,6 +105,8 @@ export class RunHistory {
 	}
 
 	private entry = (kind: 'checked' | 'uploaded', key: string) => `${kind}:${this.account}/${key}`;
+	private entries = (kind: 'checked' | 'uploaded', keys: string[]) =>
+		keys.map((key) => this.entry(kind, key));
 	private both = (keys: string[]) =>
 		keys.flatMap((key) => [this.entry('checked', key), this.entry('uploaded', key)]);
 	/** Where a key is claimed: per workflow and account, as the history is. */
@@ -129,17 +131,11 @@ export class RunHistory {
 	}
 
 	private async findKnown(): Promise<void> {
-		const checked = await this.ask(
-			this.keys.map((key) => this.entry('checked', key)),
-			this.attempt,
-		);
+		const checked = await this.ask(this.entries('checked', this.keys), this.attempt);
 		this.addedByCheck = checked.added.length;
 		const asked = this.keys.filter((key) => checked.seen.has(this.entry('checked', key)));
 		if (asked.length === 0) return;
-		const uploaded = await this.ask(
-			asked.map((key) => this.entry('uploaded', key)),
-			this.attempt,
-		);
+		const uploaded = await this.ask(this.entries('uploaded', asked), this.attempt);
 		if (uploaded.added.length > 0) await this.forget(uploaded.added, this.attempt);
 		for (const key of asked)
 			if (uploaded.seen.has(this.entry('uploaded', key))) this.known.add(key);
@@ -240,8 +236,7 @@ export class RunHistory {
 				);
 				this.recorded(done);
 			}
-			if (left.length > 0)
-				await this.forget(left.map((key) => this.entry('checked', key))).catch(() => undefined);
+			if (left.length > 0) await this.forget(this.entries('checked', left)).catch(() => undefined);
 			const entries = Math.min(HISTORY_ENTRIES, (count ?? 0) + 2 * done.length);
 			return {
 				unrecorded,
