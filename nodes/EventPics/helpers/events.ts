@@ -53,9 +53,8 @@ function eventOf(event: IDataObject): EventSummary | undefined {
 
 /** The `events` array of a geteventsandalbums answer, or undefined when the answer has none. */
 export function parseEvents(body: unknown): EventSummary[] | undefined {
-	const events = (body as IDataObject | null)?.events;
-	if (typeof body !== 'object' || body === null || !Array.isArray(events)) return undefined;
-	return listOf(events, eventOf);
+	const events = (body as IDataObject | null | undefined)?.events;
+	return Array.isArray(events) ? listOf(events, eventOf) : undefined;
 }
 
 /** An event as the node and the trigger output it. */
