@@ -60,7 +60,4 @@ export class EventPicsApi implements ICredentialType {
 			},
 		},
 	};
-
-	// The test is the node's method eventPicsApiTest (EventPics.node.ts, testedBy): it checks the Base
-	// URL with the node's own rule and bounds the answer, which a declarative `test` cannot.
 }

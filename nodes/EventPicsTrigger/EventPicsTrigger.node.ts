@@ -1,9 +1,4 @@
-import type {
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventLocator } from '../EventPics/actions/node.description';
@@ -24,7 +19,6 @@ export class EventPicsTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		// the same credential test as the EventPics node
 		credentials: [{ name: 'eventPicsApi', required: true, testedBy: 'eventPicsApiTest' }],
 		properties: [
 			{
@@ -74,7 +68,5 @@ export class EventPicsTrigger implements INodeType {
 		credentialTest: { eventPicsApiTest },
 	};
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollEventPics.call(this);
-	}
+	poll = pollEventPics;
 }

@@ -16,8 +16,7 @@ import {
 import type { Policy } from '../EventPics/transport/request';
 import { DEFAULT_POLICY, listEvents, readCredential } from '../EventPics/transport/request';
 
-/** What the trigger watches: the key's events, or the albums of all events or of one. */
-type Watch = { on: 'newEvent' } | { on: 'newAlbum'; linkId?: string };
+type Watch = { on: 'newEvent' | 'newAlbum'; linkId?: string };
 
 /** Items remembered at most (11 characters each: about 110 KB of static data), and reported per poll at most. */
 export const MAX_REMEMBERED = 10_000;
@@ -34,23 +33,21 @@ const hashKey = (text: string) =>
 function watchedItems(events: EventSummary[], watch: Watch) {
 	if (watch.on === 'newEvent')
 		return events.map((event) => ({ key: `event\u0000${event.linkId}`, json: eventJson(event) }));
-	const chosen =
-		watch.linkId === undefined ? events : events.filter((event) => event.linkId === watch.linkId);
-	return chosen.flatMap((event) =>
-		event.albums.map((album) => ({
-			key: `album\u0000${event.linkId}\u0000${album.id}`,
-			json: albumJson(album, event),
-		})),
-	);
+	return events
+		.filter((event) => watch.linkId === undefined || event.linkId === watch.linkId)
+		.flatMap((event) =>
+			event.albums.map((album) => ({
+				key: `album\u0000${event.linkId}\u0000${album.id}`,
+				json: albumJson(album, event),
+			})),
+		);
 }
 
 /**
- * Which items are new, and what to remember: every item seen (not only the last poll's), the oldest
- * forgotten past MAX_REMEMBERED, so an item missing from one answer is not new when it returns. At
- * most MAX_PER_POLL are reported per poll, the others at the next polls. Nothing is new at the first
- * poll of a watch (what exists is recorded), when the list is empty (an answer that lost everything
- * cannot make it all new), or when none of at least two remembered items is left among at least two
- * listed (another account's key, or another server: recorded instead of a burst).
+ * Which items are new, and what to remember: every item seen, the oldest forgotten past MAX_REMEMBERED
+ * (an item missing from one answer is not new when it returns); MAX_PER_POLL reported, the rest later.
+ * Nothing is new at a watch's first poll, or when none of at least two remembered items is left among
+ * at least two listed (another account or server: recorded instead of a burst).
  */
 export function comparePoll(
 	memory: IDataObject | undefined,
@@ -78,22 +75,17 @@ export function comparePoll(
 
 /** A poll asks once, and tries again only briefly within the time n8n gives it: the next poll comes anyway. */
 function pollPolicy(ctx: IPollFunctions): Policy {
-	const policy = {
+	const budget = ctx.getPollBudgetMs?.() ?? Infinity;
+	const maxTotalWaitMs = budget > 0 ? Math.min(15_000, budget / 4) : 15_000;
+	return {
 		...DEFAULT_POLICY,
 		maxAttempts: 3,
-		maxTotalWaitMs: 15_000,
 		baseDelayMs: 1_000,
 		maxDelayMs: 10_000,
-		timeoutMs: 30_000,
+		maxTotalWaitMs,
+		timeoutMs:
+			budget > 0 ? Math.max(1_000, Math.min(30_000, (budget - maxTotalWaitMs) / 3)) : 30_000,
 	};
-	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
-	if (budget === undefined || !Number.isFinite(budget) || budget <= 0) return policy;
-	const maxTotalWaitMs = Math.min(policy.maxTotalWaitMs, budget / 4);
-	const timeoutMs = Math.max(
-		1_000,
-		Math.min(policy.timeoutMs, (budget - maxTotalWaitMs) / policy.maxAttempts),
-	);
-	return { ...policy, maxTotalWaitMs, timeoutMs };
 }
 
 /** The trigger's words where a failed poll needs other advice: it asks again at its next poll. */
@@ -113,32 +105,32 @@ const VOICE: Voice = {
 		'The trigger keeps what it has seen: once polls succeed again it reports only what is new, nothing twice.',
 };
 
-/** What the trigger watches, from its parameters, and the title of a picked event. */
+const fail = (ctx: IPollFunctions, message: string, description: string) =>
+	new NodeOperationError(ctx.getNode(), message, { description });
+
 function readWatch(ctx: IPollFunctions): { watch: Watch; title?: string } {
 	const on = ctx.getNodeParameter('triggerOn', 'newEvent') as string;
-	if (on === 'newEvent') return { watch: { on } };
-	if (on !== 'newAlbum')
-		throw new NodeOperationError(
-			ctx.getNode(),
+	if (on !== 'newEvent' && on !== 'newAlbum')
+		throw fail(
+			ctx,
 			`"Trigger On" is "${on}", which is not one of its choices`,
-			{
-				description: 'Choose "New Event" or "New Album" in "Trigger On".',
-			},
+			'Choose "New Event" or "New Album" in "Trigger On".',
 		);
-	if (ctx.getNodeParameter('albumsOf', 'all') !== 'one') return { watch: { on } };
+	if (on === 'newEvent' || ctx.getNodeParameter('albumsOf', 'all') !== 'one')
+		return { watch: { on } };
 	const linkId = String(ctx.getNodeParameter('event', '', { extractValue: true }) ?? '').trim();
 	if (linkId === '')
-		throw new NodeOperationError(ctx.getNode(), 'No event is selected', {
-			description:
-				'Choose the event whose new albums start the workflow in the "Event" field, or set "Albums Of" to "All Events".',
-		});
+		throw fail(
+			ctx,
+			'No event is selected',
+			'Choose the event whose new albums start the workflow in the "Event" field, or set "Albums Of" to "All Events".',
+		);
 	return { watch: { on, linkId }, title: cachedTitle(ctx.getNodeParameter('event', '')) };
 }
 
 /**
- * One poll: the key's events; in a manual test the newest watched event or album (the last in
- * EventPics' list: it gives no creation date); otherwise those not seen before, remembered in the
- * node's static data, written only after a successful answer.
+ * One poll: in a manual test the newest watched event or album (the last listed: there is no creation
+ * date); otherwise those not seen before, remembered in static data after a successful answer.
  */
 export async function pollEventPics(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const { watch, title } = readWatch(this);
@@ -146,31 +138,24 @@ export async function pollEventPics(this: IPollFunctions): Promise<INodeExecutio
 	const events = await listEvents(this, baseUrl, pollPolicy(this)).catch((error: unknown) => {
 		throw toNodeError(this.getNode(), error, { secret: apiKey, voice: VOICE });
 	});
-	if (
-		watch.on === 'newAlbum' &&
-		watch.linkId !== undefined &&
-		!events.some((event) => event.linkId === watch.linkId)
-	)
-		throw new NodeOperationError(this.getNode(), eventNotOfKey(events, watch.linkId, title), {
-			description:
-				'The trigger watches the albums of this event. Pick another event in the "Event" field, or set "Albums Of" to "All Events".',
-		});
+	const event = events.find(({ linkId }) => linkId === watch.linkId);
+	if (watch.linkId !== undefined && !event)
+		throw fail(
+			this,
+			eventNotOfKey(events, watch.linkId, title),
+			'The trigger watches the albums of this event. Pick another event in the "Event" field, or set "Albums Of" to "All Events".',
+		);
 	const items = watchedItems(events, watch);
 	if (this.getMode() === 'manual') {
 		const newest = items.at(-1);
 		if (newest) return [[{ json: newest.json }]];
-		const event = events.find(
-			(candidate) => candidate.linkId === (watch as { linkId?: string }).linkId,
+		throw fail(
+			this,
+			event
+				? `The event ${named(event.title, event.linkId)} has no albums yet`
+				: `EventPics lists no ${watch.on === 'newEvent' ? 'events' : 'albums'} for this API key yet`,
+			`Create ${watch.on === 'newEvent' ? 'an event' : 'an album'} in the EventPics app, then fetch a test event again.`,
 		);
-		const message =
-			watch.on === 'newEvent'
-				? 'EventPics lists no events for this API key yet'
-				: event
-					? `The event ${named(event.title, event.linkId)} has no albums yet`
-					: 'EventPics lists no albums for this API key yet';
-		throw new NodeOperationError(this.getNode(), message, {
-			description: `Create ${watch.on === 'newEvent' ? 'an event' : 'an album'} in the EventPics app, then fetch a test event again.`,
-		});
 	}
 	const credentialId = this.getNode().credentials?.eventPicsApi?.id ?? '';
 	const staticData = this.getWorkflowStaticData('node');

@@ -1,23 +1,14 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Album, EventSummary } from '../helpers/events';
+import type { EventSummary } from '../helpers/events';
 import { albumNotInEvent, cachedTitle, eventNotOfKey } from '../helpers/events';
 import type { Policy } from '../transport/request';
 import { DEFAULT_POLICY, listEvents, readCredential } from '../transport/request';
 import { agentArgument } from './node.description';
 
 /** The EventPics account behind the credential, for one execution: read once, its events asked once. */
-export interface Account {
-	baseUrl: string;
-	apiKey: string;
-	events: () => Promise<EventSummary[]>;
-}
-
-export async function readAccount(
-	ctx: IExecuteFunctions,
-	policy: Policy = DEFAULT_POLICY,
-): Promise<Account> {
+export async function readAccount(ctx: IExecuteFunctions, policy: Policy = DEFAULT_POLICY) {
 	const credential = await readCredential(ctx);
 	let events: Promise<EventSummary[]> | undefined;
 	return {
@@ -26,42 +17,40 @@ export async function readAccount(
 	};
 }
 
+export type Account = Awaited<ReturnType<typeof readAccount>>;
+
+export type ItemExecute = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+	account: Account,
+) => Promise<INodeExecutionData[]>;
+
 /** Whether a parameter as the node holds it has an expression anywhere (then it may differ per item). */
 function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	return typeof value === 'object' && value !== null && Object.values(value).some(holdsExpression);
 }
 
-type Locator = { value: string; title?: string };
+const locatorOfItem = (ctx: IExecuteFunctions, name: string, itemIndex: number) => ({
+	value: String(ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) ?? '').trim(),
+	title: cachedTitle(ctx.getNodeParameter(name, itemIndex, '')),
+});
 
 /** Per execution: each locator read once when it has no expression (the same for every item). */
-const locatorsOf = new WeakMap<IExecuteFunctions, Map<string, Locator | 'per item'>>();
-
-function locatorOfItem(ctx: IExecuteFunctions, name: string, itemIndex: number): Locator {
-	const value = String(
-		ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) ?? '',
-	).trim();
-	return { value, title: cachedTitle(ctx.getNodeParameter(name, itemIndex, '')) };
-}
+const locatorsOf = new WeakMap<IExecuteFunctions, Map<string, ReturnType<typeof locatorOfItem>>>();
 
 /** A resource locator's value (trimmed) and the title the editor kept when it was picked from a list. */
-export function readLocator(ctx: IExecuteFunctions, name: string, itemIndex: number): Locator {
+export function readLocator(ctx: IExecuteFunctions, name: string, itemIndex: number) {
+	if (holdsExpression(ctx.getNode().parameters[name])) return locatorOfItem(ctx, name, itemIndex);
 	let locators = locatorsOf.get(ctx);
 	if (!locators) locatorsOf.set(ctx, (locators = new Map()));
-	let read = locators.get(name);
-	if (read === undefined) {
-		read = holdsExpression(ctx.getNode().parameters[name])
-			? 'per item'
-			: locatorOfItem(ctx, name, itemIndex);
-		locators.set(name, read);
-	}
-	return read === 'per item' ? locatorOfItem(ctx, name, itemIndex) : read;
+	if (!locators.has(name)) locators.set(name, locatorOfItem(ctx, name, itemIndex));
+	return locators.get(name)!;
 }
 
 /**
- * An error about the chosen event or album, with how to fix it for whoever fills the field: the user,
- * or an AI agent (the tool's `$fromAI()` argument), whose fix is part of the message too, since AI
- * Agent v3 hands a model only the message of a tool's error.
+ * An error about the chosen event or album, with the fix for whoever fills the field; an AI agent's fix
+ * is in the message too, since AI Agent v3 hands a model only the message of a tool's error.
  */
 function placeError(
 	ctx: IExecuteFunctions,
@@ -70,16 +59,11 @@ function placeError(
 	fix: { user: string; agent: (argument: string) => string; field: string },
 ): NodeOperationError {
 	const argument = agentArgument(ctx, fix.field);
-	if (argument === undefined)
-		return new NodeOperationError(ctx.getNode(), message, { description: fix.user, itemIndex });
-	const description = fix.agent(argument);
-	return new NodeOperationError(ctx.getNode(), `${message}. ${description}`, {
-		description,
-		itemIndex,
-	});
+	const description = argument === undefined ? fix.user : fix.agent(argument);
+	const full = argument === undefined ? message : `${message}. ${description}`;
+	return new NodeOperationError(ctx.getNode(), full, { description, itemIndex });
 }
 
-/** The event the item's "Event" field names, checked against the key's events. */
 export async function chosenEvent(ctx: IExecuteFunctions, account: Account, itemIndex: number) {
 	const chosen = readLocator(ctx, 'event', itemIndex);
 	if (chosen.value === '')
@@ -106,7 +90,7 @@ export async function chosenEventAndAlbum(
 	ctx: IExecuteFunctions,
 	account: Account,
 	itemIndex: number,
-): Promise<{ event: EventSummary; album?: Album }> {
+) {
 	const event = await chosenEvent(ctx, account, itemIndex);
 	const chosen = readLocator(ctx, 'album', itemIndex);
 	const album = event.albums.find((candidate) => candidate.id === chosen.value);
@@ -116,19 +100,15 @@ export async function chosenEventAndAlbum(
 		.flatMap((other) => other.albums)
 		.find((other) => other.id === chosen.value);
 	const none = event.albums.length === 0;
-	throw placeError(
-		ctx,
-		itemIndex,
-		albumNotInEvent(event, chosen.value, elsewhere?.title ?? chosen.title),
-		{
-			user: none
-				? 'Leave the "Album" field empty (choose "No album" in the list): this event has no albums.'
-				: 'Pick the album again in the "Album" field (its list shows the albums of the chosen event), or leave it empty.',
-			agent: (name) =>
-				none
-					? `Pass an empty ${name}: this event has no albums, so the file goes into the event itself.`
-					: `Pass one of the album ids listed (in brackets) as ${name}, or an empty ${name} to upload into the event itself.`,
-			field: 'album',
-		},
-	);
+	const message = albumNotInEvent(event, chosen.value, elsewhere?.title ?? chosen.title);
+	throw placeError(ctx, itemIndex, message, {
+		user: none
+			? 'Leave the "Album" field empty (choose "No album" in the list): this event has no albums.'
+			: 'Pick the album again in the "Album" field (its list shows the albums of the chosen event), or leave it empty.',
+		agent: (name) =>
+			none
+				? `Pass an empty ${name}: this event has no albums, so the file goes into the event itself.`
+				: `Pass one of the album ids listed (in brackets) as ${name}, or an empty ${name} to upload into the event itself.`,
+		field: 'album',
+	});
 }

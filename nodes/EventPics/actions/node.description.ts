@@ -4,17 +4,14 @@ import { extractFromAICalls, updateDisplayOptions } from 'n8n-workflow';
 import { NO_ALBUM } from '../helpers/events';
 
 /**
- * The parameters several operations share, and the AI tool variant's ("EventPics Tool", which n8n
- * makes from `usableAsTool`). n8n's display option `@tool` is true for a node type whose name ends in
- * "Tool", in the editor and when the workflow runs, so a field shown only there has its own default.
+ * Parameters several operations share, and the AI tool variant's ("EventPics Tool"): n8n's display
+ * option `@tool` is true for a node type whose name ends in "Tool", so a field shown only there has
+ * its own default.
  */
 export const AS_TOOL: IDisplayOptions = { show: { '@tool': [true] } };
 export const NOT_AS_TOOL: IDisplayOptions = { hide: { '@tool': [true] } };
 
-/**
- * A field an AI agent fills: `key` and `description` are what the model is offered. The marker makes
- * n8n's editor show it as "defined automatically by the model", as its own tools do.
- */
+/** A field an AI agent fills; the marker makes the editor show it "defined automatically by the model". */
 export const fromAI = (key: string, description: string, optional = false) =>
 	`={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`${description}\`, 'string'${optional ? ", ''" : ''}) }}`;
 
@@ -47,7 +44,6 @@ export const eventLocator: INodeProperties = {
 			placeholder: 'Select an event...',
 			typeOptions: { searchListMethod: 'searchEvents', searchable: true },
 		},
-		// EventPics link IDs are short codes like the end of an event's share link
 		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. hx7Kq2' },
 	],
 };
@@ -59,9 +55,8 @@ const albumLocator: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	description:
 		'The album of the chosen event; empty ("No album") uploads into the event itself. Picking another event from the list empties this field.',
-	// The editor empties this field when what it depends on changes, even an expression. On the
-	// event's title as the list stored it: picking another event empties a picked album, but an Event
-	// given as an expression (on the item, or `$fromAI()`) has no stored title, so a run keeps it.
+	// The editor empties this field when what it depends on changes. On the event's stored title:
+	// picking another event empties it, an Event given as an expression has none, so a run keeps it.
 	typeOptions: { loadOptionsDependsOn: ['event.cachedResultName'] },
 	modes: [
 		{
@@ -77,8 +72,7 @@ const albumLocator: INodeProperties = {
 
 /**
  * A locator twice: picked from the list in the node; given by the agent in the tool (By ID,
- * `$fromAI`), where it depends on no other field (the editor would empty the Album's `$fromAI()` when
- * the user fixes the event) and says nothing of picking from a list.
+ * `$fromAI`), depending on no other field (the editor would empty the Album's `$fromAI()`).
  */
 function pickedOrGiven(
 	locator: INodeProperties,
@@ -115,7 +109,6 @@ export const albumFields = pickedOrGiven(
 	true,
 );
 
-/** Return All and Limit of a Get Many operation. */
 export const paginationFields: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -136,8 +129,8 @@ export const paginationFields: INodeProperties[] = [
 ];
 
 /**
- * An operation's fields, shown for its resource and operation only: first what an AI agent reads when
- * the node is its tool (n8n adds its own "Tool Description" only to nodes without one), then the fields.
+ * An operation's fields for its resource and operation, after what an AI agent reads when the node is
+ * its tool (n8n adds its own "Tool Description" only to nodes without one).
  */
 export function operationFields(
 	resource: string,
@@ -145,18 +138,17 @@ export function operationFields(
 	toolText: string,
 	fields: INodeProperties[],
 ): INodeProperties[] {
-	const toolDescription: INodeProperties = {
-		displayName: 'Description',
-		name: 'toolDescription',
-		type: 'string',
-		default: toolText,
-		required: true,
-		typeOptions: { rows: 3 },
-		description: 'What the AI agent is told this tool does and what to pass it',
-		displayOptions: AS_TOOL,
-	};
 	return updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, [
-		toolDescription,
+		{
+			displayName: 'Description',
+			name: 'toolDescription',
+			type: 'string',
+			default: toolText,
+			required: true,
+			typeOptions: { rows: 3 },
+			description: 'What the AI agent is told this tool does and what to pass it',
+			displayOptions: AS_TOOL,
+		},
 		...fields,
 	]);
 }

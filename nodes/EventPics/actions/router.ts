@@ -1,39 +1,23 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from '../helpers/errors';
-import type { Account } from './account';
 import { readAccount } from './account';
-import { failedItem } from './output';
+import { failedItem, failedOutput } from './output';
 import * as albumGetAll from './album/getAll.operation';
 import * as eventGet from './event/get.operation';
 import * as eventGetAll from './event/getAll.operation';
 import * as keepNew from './photo/keepNew.operation';
 import * as upload from './photo/upload.operation';
 
-/** An operation: its dropdown entry and fields, and either one item at a time or the whole run at once. */
-type Operation = { option: INodePropertyOptions; description: INodeProperties[] } & (
-	| {
-			executeItem: (
-				this: IExecuteFunctions,
-				itemIndex: number,
-				account: Account,
-			) => Promise<INodeExecutionData[]>;
-	  }
-	| { execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[]> }
-);
-
 /** The resources, in the Resource dropdown's order, each with its operations in theirs. */
-const RESOURCES: Record<string, { name: string; operations: Operation[]; default: string }> = {
+const RESOURCES = {
 	album: { name: 'Album', operations: [albumGetAll], default: 'getAll' },
 	event: { name: 'Event', operations: [eventGet, eventGetAll], default: 'getAll' },
 	photo: { name: 'Photo', operations: [keepNew, upload], default: 'upload' },
 };
+
+type Operation = (typeof RESOURCES)[keyof typeof RESOURCES]['operations'][number];
 
 /** The value n8n gives the "Custom API Call" entry it adds under Resource and Operation. */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
@@ -47,7 +31,6 @@ export const subtitle = `={{ (${JSON.stringify(
 	),
 )})[$parameter["resource"] + ":" + $parameter["operation"]] || "Custom API call" }}`;
 
-/** The node's parameters: Resource, each resource's Operation, then each operation's fields. */
 export const nodeProperties: INodeProperties[] = [
 	{
 		displayName: 'Resource',
@@ -72,12 +55,6 @@ export const nodeProperties: INodeProperties[] = [
 		operations.flatMap(({ description }) => description),
 	),
 ];
-
-const customApiCall = (ctx: IExecuteFunctions) =>
-	new NodeOperationError(ctx.getNode(), 'This node has no "Custom API Call" operation', {
-		description:
-			'For an EventPics API call this node does not offer, use the HTTP Request node: set Authentication to "Predefined Credential Type", Credential Type to "EventPics API" and pick this credential; n8n then sends the API key as a Bearer header. Here, pick one of the listed operations.',
-	});
 
 /** Runs one item at a time; with Continue On Fail a failed item gets its error and the others go on. */
 async function eachItem(
@@ -104,10 +81,15 @@ async function eachItem(
 /** Picks the operation (the resource first: n8n's Custom API Call may stand there), and runs it. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
-	if (resource === CUSTOM_API_CALL) throw customApiCall(this);
-	const value = this.getNodeParameter('operation', 0) as string;
-	if (value === CUSTOM_API_CALL) throw customApiCall(this);
-	const operation = RESOURCES[resource]?.operations.find(({ option }) => option.value === value);
+	const value =
+		resource === CUSTOM_API_CALL ? resource : (this.getNodeParameter('operation', 0) as string);
+	if (value === CUSTOM_API_CALL)
+		throw new NodeOperationError(this.getNode(), 'This node has no "Custom API Call" operation', {
+			description:
+				'For an EventPics API call this node does not offer, use the HTTP Request node: set Authentication to "Predefined Credential Type", Credential Type to "EventPics API" and pick this credential; n8n then sends the API key as a Bearer header. Here, pick one of the listed operations.',
+		});
+	const operations: Operation[] = RESOURCES[resource as keyof typeof RESOURCES]?.operations ?? [];
+	const operation = operations.find(({ option }) => option.value === value);
 	if (!operation)
 		throw new NodeOperationError(
 			this.getNode(),
@@ -121,12 +103,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		// what failed before any item could (the credential, an option of the whole run): every item, once
 		const nodeError = toNodeError(this.getNode(), error);
 		if (!this.continueOnFail()) throw nodeError;
-		return [
-			this.getInputData().map((_, item) => ({
-				json: { error: nodeError.message },
-				error: nodeError,
-				pairedItem: { item },
-			})),
-		];
+		return [this.getInputData().map((_, item) => failedOutput(nodeError, item, true))];
 	}
 }

@@ -2,21 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { INVISIBLE, oneLine } from './text';
 
-/**
- * The key's events and albums as the service lists them, read once where the answer is read: ids kept
- * as they are (they go back to the service), titles cleaned and cut for outputs, dropdowns, errors
- * and an AI agent's answers.
- */
-export interface Album {
-	id: string;
-	title: string;
-}
-
-export interface EventSummary {
-	linkId: string;
-	title: string;
-	albums: Album[];
-}
+/** Events and albums as the service lists them: ids kept as they are, titles cleaned and cut. */
+export type Album = { id: string; title: string };
+export type EventSummary = { linkId: string; title: string; albums: Album[] };
 
 /** Longest title kept, and longest id taken (an event or album with a longer one is left out). */
 const MAX_TITLE = 200;
@@ -46,51 +34,45 @@ function idOf(...values: unknown[]): string | undefined {
 const titleOf = (value: unknown, id: string) =>
 	oneLine(asText(value) ?? '', MAX_TITLE) || oneLine(id, MAX_TITLE);
 
+const listOf = <T>(list: unknown, make: (entry: IDataObject) => T | undefined): T[] =>
+	(Array.isArray(list) ? list : [])
+		.map((entry) => (typeof entry === 'object' && entry !== null ? make(entry) : undefined))
+		.filter((entry) => entry !== undefined);
+
 /** An album as the API documents it: `id`, or `albumId` in one set of its examples. */
-function albumOf(raw: unknown): Album | undefined {
-	if (typeof raw !== 'object' || raw === null) return undefined;
-	const album = raw as IDataObject;
+function albumOf(album: IDataObject): Album | undefined {
 	const id = idOf(album.id, album.albumId);
 	return id === undefined ? undefined : { id, title: titleOf(album.title, id) };
 }
 
-function eventOf(raw: unknown): EventSummary | undefined {
-	if (typeof raw !== 'object' || raw === null) return undefined;
-	const event = raw as IDataObject;
+function eventOf(event: IDataObject): EventSummary | undefined {
 	const linkId = idOf(event.linkId);
 	if (linkId === undefined) return undefined;
-	const albums = Array.isArray(event.albums)
-		? event.albums.map(albumOf).filter((album): album is Album => album !== undefined)
-		: [];
-	return { linkId, title: titleOf(event.title, linkId), albums };
+	return { linkId, title: titleOf(event.title, linkId), albums: listOf(event.albums, albumOf) };
 }
 
 /** The `events` array of a geteventsandalbums answer, or undefined when the answer has none. */
 export function parseEvents(body: unknown): EventSummary[] | undefined {
-	const events = (body as IDataObject | null)?.events;
-	if (typeof body !== 'object' || body === null || !Array.isArray(events)) return undefined;
-	return events.map(eventOf).filter((event): event is EventSummary => event !== undefined);
+	const events = (body as IDataObject | null | undefined)?.events;
+	return Array.isArray(events) ? listOf(events, eventOf) : undefined;
 }
 
-/** An event as the node outputs it (Event > Get and Get Many, the trigger's New Event). */
-export const eventJson = (event: EventSummary): IDataObject => ({
-	linkId: event.linkId,
-	title: event.title,
-	albumCount: event.albums.length,
-	albums: event.albums.map((album) => ({ id: album.id, title: album.title })),
+/** An event as the node and the trigger output it. */
+export const eventJson = ({ linkId, title, albums }: EventSummary): IDataObject => ({
+	linkId,
+	title,
+	albumCount: albums.length,
+	albums: albums.map(({ id, title }) => ({ id, title })),
 });
 
-/** An album with its event as the node outputs it (Album > Get Many, the trigger's New Album). */
-export const albumJson = (album: Album, event: EventSummary): IDataObject => ({
-	id: album.id,
-	title: album.title,
+/** An album with its event as the node and the trigger output it. */
+export const albumJson = ({ id, title }: Album, event: EventSummary): IDataObject => ({
+	id,
+	title,
 	event: { linkId: event.linkId, title: event.title },
 });
 
-/**
- * The test of a dropdown's search text: lower-cased once; a text longer than any title or id (a
- * megabyte pasted into the search box) matches nothing at once.
- */
+/** A dropdown's search: a text longer than any title or id (a megabyte pasted) matches nothing at once. */
 export function searchMatcher(filter: string | undefined): (...texts: string[]) => boolean {
 	if (!filter) return () => true;
 	if (filter.length > MAX_ID) return () => false;
@@ -107,7 +89,6 @@ export function named(title: string | undefined, id: string): string {
 		: `"${cleanTitle}" (${shownId})`;
 }
 
-/** How many entries a message names before "and N more". */
 export const MAX_LISTED = 10;
 
 /** `"A" (a), "B" (b) and 3 more`, at most MAX_LISTED named. */
@@ -117,25 +98,19 @@ export function namedList(entries: Array<{ title: string; id: string }>): string
 	return rest > 0 ? `${listed.join(', ')} and ${rest} more` : listed.join(', ');
 }
 
-/** The message for a link ID that is not one of the key's events. */
 export function eventNotOfKey(events: EventSummary[], linkId: string, eventTitle?: string): string {
 	const list = namedList(events.map((event) => ({ title: event.title, id: event.linkId })));
 	const known = events.length === 0 ? 'it has no events' : `its events are ${list}`;
 	return `The event ${named(eventTitle, linkId)} is not one of this API key's events; ${known}`;
 }
 
-/** The message for an album id that is not one of the event's albums. */
 export function albumNotInEvent(event: EventSummary, albumId: string, albumTitle?: string): string {
 	const albums =
-		event.albums.length === 0
-			? 'it has no albums'
-			: `its albums are ${namedList(event.albums.map((album) => ({ title: album.title, id: album.id })))}`;
+		event.albums.length === 0 ? 'it has no albums' : `its albums are ${namedList(event.albums)}`;
 	return `The album ${named(albumTitle, albumId)} is not an album of ${named(event.title, event.linkId)}; ${albums}`;
 }
 
-/** The title the editor stored with a resource locator value picked from a list. */
 export function cachedTitle(locator: unknown): string | undefined {
 	const title = (locator as { cachedResultName?: unknown } | null)?.cachedResultName;
-	const clean = typeof title === 'string' ? oneLine(title, MAX_TITLE) : '';
-	return clean === '' ? undefined : clean;
+	return (typeof title === 'string' && oneLine(title, MAX_TITLE)) || undefined;
 }

@@ -18,26 +18,22 @@ import {
 	watchTransfer,
 } from '../transport/request';
 
-/** The test ends within TOTAL_MS whatever the server does: no byte for STALL_MS ends it, and more than MAX_BYTES. */
+/** The test ends within `totalMs` whatever the server does; no byte for `stallMs` ends it, and more than `maxBytes`. */
 export const PROBE_LIMITS = { totalMs: 20_000, stallMs: 10_000, maxBytes: 4 * 1024 * 1024 };
 
 const KEEP_DEFAULT = `EventPics itself is at ${DEFAULT_BASE_URL}.`;
 
-/** A failure of the test's request in the words of the credential dialog, with what to do. */
 function words(host: string, error: EventPicsError, apiKey: string): string {
 	const { networkCode, detail } = error.facts;
-	if (error.kind === 'failed')
-		return `The test request to ${host} failed: ${capText(redact(detail ?? '', apiKey), 1000)}`;
-	if (error.kind === 'ssrf')
-		return `n8n's SSRF protection blocked the Base URL (${host}): ${detail}`;
-	if (error.kind === 'tooLarge')
-		return `${host} answered with more than ${shownSize(PROBE_LIMITS.maxBytes)}, more than an EventPics events list can be, so the test stopped reading. ${KEEP_DEFAULT}`;
-	if (error.kind === 'stalled')
-		return `${host} stopped sending its answer for ${shownDuration(PROBE_LIMITS.stallMs)}, so the test stopped waiting. Check the Base URL and test again.`;
-	if (error.kind === 'deadline')
-		return `${host} did not finish its answer within ${shownDuration(PROBE_LIMITS.totalMs)}, so the test stopped waiting. Check the Base URL and test again.`;
-	if (error.kind === 'brokeOff')
-		return `${host} broke off its answer. Check the Base URL and test again.`;
+	const byKind: Partial<Record<string, string>> = {
+		failed: `The test request to ${host} failed: ${capText(redact(detail ?? '', apiKey), 1000)}`,
+		ssrf: `n8n's SSRF protection blocked the Base URL (${host}): ${detail}`,
+		tooLarge: `${host} answered with more than ${shownSize(PROBE_LIMITS.maxBytes)}, more than an EventPics events list can be, so the test stopped reading. ${KEEP_DEFAULT}`,
+		stalled: `${host} stopped sending its answer for ${shownDuration(PROBE_LIMITS.stallMs)}, so the test stopped waiting. Check the Base URL and test again.`,
+		deadline: `${host} did not finish its answer within ${shownDuration(PROBE_LIMITS.totalMs)}, so the test stopped waiting. Check the Base URL and test again.`,
+		brokeOff: `${host} broke off its answer. Check the Base URL and test again.`,
+	};
+	if (byKind[error.kind] !== undefined) return byKind[error.kind] as string;
 	const code = networkCode ?? '';
 	if (code === 'ECONNREFUSED')
 		return `Nothing answers at ${host}: the connection was refused. Check the Base URL. ${KEEP_DEFAULT}`;
@@ -53,7 +49,6 @@ function words(host: string, error: EventPicsError, apiKey: string): string {
 	return `No answer came from ${host}. Check the Base URL and the network of the n8n machine, then test again.`;
 }
 
-/** What a status means for this credential, in words, or undefined for a 2xx. */
 function statusWords(statusCode: number, location: string | undefined): string | undefined {
 	if (REDIRECTS.has(statusCode))
 		return `The Base URL (${statusCode}) answered with a redirect${location ? ' to another address' : ''}. The test does not follow redirects, so the API key was not sent there. Check the Base URL. ${KEEP_DEFAULT}`;
@@ -71,10 +66,9 @@ function statusWords(statusCode: number, location: string | undefined): string |
 }
 
 /**
- * GET <base>/geteventsandalbums with the key, through the one request helper n8n gives a credential
- * test (the legacy `request`, which takes no abort signal), no redirect followed. n8n's `timeout`
- * ends a server that sends no headers; after them a watch stops the body on a stall, at the total
- * time, or past PROBE_LIMITS.maxBytes.
+ * GET <base>/geteventsandalbums through the one helper a credential test has (the legacy `request`:
+ * no abort signal), no redirect followed. Its `timeout` ends a server that sends no headers; after
+ * them a watch stops the body on a stall, at the total time, or past `maxBytes`.
  */
 async function probe(ctx: ICredentialTestFunctions, baseUrl: string, apiKey: string) {
 	const startedAt = Date.now();
@@ -119,37 +113,30 @@ async function probe(ctx: ICredentialTestFunctions, baseUrl: string, apiKey: str
 	throw watch.stopped === 'stalled' ? new EventPicsError('stalled', facts) : error;
 }
 
-/**
- * The EventPics credential's test, run when the credential is saved: the Base URL checked by the
- * node's own rule before anything is sent, then the key's events asked for; every answer in words.
- */
+const failure = (message: string) => ({ status: 'Error' as const, message });
+
+/** The credential's test: the Base URL checked by the node's own rule, then the key's events asked for. */
 export async function eventPicsApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	const base = checkBaseUrl(data.baseUrl);
-	if (!base.ok) return { status: 'Error', message: `The Base URL is refused: ${base.reason}` };
+	if (!base.ok) return failure(`The Base URL is refused: ${base.reason}`);
 	const apiKey = typeof data.apiKey === 'string' ? data.apiKey.trim() : '';
 	if (apiKey === '')
-		return {
-			status: 'Error',
-			message:
-				'Enter the API key: create it in the EventPics app (open the event, then the API key management).',
-		};
+		return failure(
+			'Enter the API key: create it in the EventPics app (open the event, then the API key management).',
+		);
 	const host = new URL(base.url).host;
 	const answer = await probe(this, base.url, apiKey).catch((error: Error) => error);
 	if (answer instanceof Error)
-		return {
-			status: 'Error',
-			message: answer instanceof EventPicsError ? words(host, answer, apiKey) : answer.message,
-		};
+		return failure(answer instanceof EventPicsError ? words(host, answer, apiKey) : answer.message);
 	const refused = statusWords(answer.statusCode, headerText(answer.headers, 'location'));
-	if (refused) return { status: 'Error', message: refused };
+	if (refused) return failure(refused);
 	if (parseEvents(parseBody(answer.body)) !== undefined)
 		return { status: 'OK', message: 'Connection successful!' };
-	return {
-		status: 'Error',
-		message: `The Base URL answered ${answer.statusCode}, but not with an EventPics events list. ${KEEP_DEFAULT}`,
-	};
+	return failure(
+		`The Base URL answered ${answer.statusCode}, but not with an EventPics events list. ${KEEP_DEFAULT}`,
+	);
 }

@@ -36,7 +36,7 @@ export async function searchEvents(
 }
 
 /** A list entry that empties the Album field (a search result, not an option of the node). */
-const emptying = (label: string) => ({ name: label, value: '' });
+const emptying = (name: string) => ({ name, value: '' });
 
 /**
  * The albums of the event chosen in the same node, after an entry that empties the field (EventPics
@@ -47,14 +47,11 @@ export async function searchAlbums(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const linkId = String(this.getCurrentNodeParameter('event', { extractValue: true }) ?? '').trim();
-	if (linkId === '')
-		throw new NodeOperationError(
-			this.getNode(),
-			'Choose the event first: the albums are those of the event',
-		);
+	const fail = (message: string) => new NodeOperationError(this.getNode(), message);
+	if (linkId === '') throw fail('Choose the event first: the albums are those of the event');
 	const events = await loadEvents(this);
 	const event = events.find((candidate) => candidate.linkId === linkId);
-	if (!event) throw new NodeOperationError(this.getNode(), eventNotOfKey(events, linkId));
+	if (!event) throw fail(eventNotOfKey(events, linkId));
 	if (event.albums.length === 0)
 		return { results: [emptying('This event has no albums: leave Album empty')] };
 	const matches = searchMatcher(filter);

@@ -1,7 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { albumJson } from '../../helpers/events';
-import type { Account } from '../account';
+import type { ItemExecute } from '../account';
 import { chosenEvent } from '../account';
 import { eventFields, operationFields, paginationFields } from '../node.description';
 import { applyLimit } from '../options';
@@ -20,13 +20,9 @@ export const description: INodeProperties[] = operationFields(
 	[...eventFields, ...paginationFields],
 );
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	account: Account,
-): Promise<INodeExecutionData[]> {
+export const executeItem: ItemExecute = async function (itemIndex, account) {
 	const event = await chosenEvent(this, account, itemIndex);
 	return applyLimit(this, itemIndex, event.albums).map((album) => ({
 		json: albumJson(album, event),
 	}));
-}
+};

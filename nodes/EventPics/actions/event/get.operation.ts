@@ -1,7 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { eventJson } from '../../helpers/events';
-import type { Account } from '../account';
+import type { ItemExecute } from '../account';
 import { chosenEvent } from '../account';
 import { eventFields, operationFields } from '../node.description';
 
@@ -19,10 +19,6 @@ export const description: INodeProperties[] = operationFields(
 	eventFields,
 );
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	account: Account,
-): Promise<INodeExecutionData[]> {
+export const executeItem: ItemExecute = async function (itemIndex, account) {
 	return [{ json: eventJson(await chosenEvent(this, account, itemIndex)) }];
-}
+};

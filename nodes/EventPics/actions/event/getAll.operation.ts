@@ -1,7 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { eventJson } from '../../helpers/events';
-import type { Account } from '../account';
+import type { ItemExecute } from '../account';
 import { operationFields, paginationFields } from '../node.description';
 import { applyLimit } from '../options';
 
@@ -19,12 +19,8 @@ export const description: INodeProperties[] = operationFields(
 	paginationFields,
 );
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	account: Account,
-): Promise<INodeExecutionData[]> {
+export const executeItem: ItemExecute = async function (itemIndex, account) {
 	return applyLimit(this, itemIndex, await account.events()).map((event) => ({
 		json: eventJson(event),
 	}));
-}
+};

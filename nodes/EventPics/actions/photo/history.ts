@@ -4,16 +4,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 /**
- * What a workflow knows it uploaded (Skip Files Uploaded Before, Keep New): its history in n8n's
- * deduplication store, and the uploads of this n8n process still in flight.
- *
- * The store (the one Remove Duplicates uses, scope "workflow": one history for every EventPics node
- * of the workflow) records whatever it is asked about, has no read-only question, and rewrites the
- * whole list on every call, without a lock. So a file has two entries, both naming the account:
- * "checked", which a question may write at any time, and "uploaded", written only after the
- * storage's 2xx. A run asks once (twice when files were checked before), records confirmed files in
- * batches as it goes, and at its end records them all, looks again where another execution may have
- * written over them, and takes back the "checked" entries of files that did not go up.
+ * The workflow's history of uploads (Skip Files Uploaded Before, Keep New) in n8n's deduplication
+ * store, scope "workflow", and this process's uploads in flight. The store records whatever it is
+ * asked (no read-only question) and rewrites its list on each call without a lock. So a file has two
+ * entries: "checked", which a question may write, and "uploaded", written after the storage's 2xx.
  */
 
 /** Entries kept (two per file); past them n8n drops the oldest. From HISTORY_WARN_AT on, the output warns. */
@@ -22,61 +16,43 @@ const HISTORY_WARN_AT = 160_000;
 const STORE = { mode: 'entries' as const, maxEntries: HISTORY_ENTRIES };
 /** Part of every entry's account: histories of another format never match. */
 const FORMAT = 'eventpics-history-4';
-
-export interface HistoryTiming {
-	/**
-	 * Least time between two records during the run, and from the check to the first: a kill uploads
-	 * again only what was in flight or confirmed within it, and the store, which rewrites the whole
-	 * history on each call, is written a few times a run, not per file.
-	 */
-	recordEveryMs: number;
-	/** Pause before each look after the end-of-run record, and how many looks at most. */
-	recheckPauseMs: number;
-	rechecks: number;
-}
-
-/** The longest single pause while a record waits for its time. */
-const WAIT_STEP_MS = 200;
-
-/** A record during the run waits at least this many times the last call's time (see `spaced`). */
+/**
+ * Records during the run: at least RECORD_EVERY_MS apart and RECORD_SPACING times the last call's
+ * time, so a kill uploads again only what was confirmed within it, and the store is written a few
+ * times a run, not per file. After the end's record: RECHECKS looks, RECHECK_PAUSE_MS apart.
+ */
+const RECORD_EVERY_MS = 1000;
 const RECORD_SPACING = 10;
-
-export const HISTORY_TIMING: Readonly<HistoryTiming> = Object.freeze({
-	recordEveryMs: 1000,
-	recheckPauseMs: 1000,
-	rechecks: 8,
-});
+const RECHECK_PAUSE_MS = 1000;
+const RECHECKS = 8;
+/** The longest single pause while a record waits for its time (see recordLater). */
+const WAIT_STEP_MS = 200;
 
 /** The key under which an upload is remembered: the event, the album and the file's content or File ID. */
 export const historyKey = (linkId: string, albumId: string | undefined, fileKey: string) =>
 	`${linkId}/${albumId ?? ''}/${fileKey}`;
 
-/** Who is uploading a file in this process: the execution and item, and whether it arrived. */
+/** Who is uploading a file in this process, whether it arrived, and when the history recorded it. */
 export interface Claim {
 	executionId: string;
 	itemIndex: number;
 	arrived: Promise<boolean>;
-	/** When the history recorded it; until then every run must see the claim. */
 	recordedAt?: number;
 }
 
 /**
- * The claims of this n8n process, by workflow and history entry: the one state the node keeps across
- * executions, on purpose (overlapping runs in one process are where doubles came from, and n8n's
- * stores have no lock). A claim lives while its upload is in flight, then until no run that checked
- * the history before it was recorded still runs: it never outlives the executions that could use it.
+ * This process's claims by workflow and entry, kept across executions on purpose (overlapping runs
+ * uploaded doubles): while the upload is in flight, then until no run that checked before it was
+ * recorded still runs.
  */
 const claims = new Map<string, Claim>();
 /** The running executions that checked the history, each with when it did. */
 const runs = new Map<symbol, number>();
 
 /**
- * The store's calls of this process, one at a time. n8n reads the whole list, then writes it back,
- * with no lock: a call that read the list before another call's write writes it back without that
- * change. The check also writes an "uploaded" entry for a moment (it has no read-only question) and
- * takes it back; a call of another execution that read the list meanwhile and wrote it back after
- * would leave that entry in for good, and the file (one whose upload a kill cut short) would be
- * skipped as uploaded, never to go up. Across the processes of queue mode this remains possible.
+ * The store's calls of this process, one at a time: the check writes an "uploaded" entry for a moment;
+ * another execution's call that read the list meanwhile would write it back for good, and the file
+ * (its upload cut short by a kill) would never go up. Across queue-mode processes this remains.
  */
 let storeTurn: Promise<unknown> = Promise.resolve();
 
@@ -101,104 +77,73 @@ export function historyAccount(baseUrl: string, apiKey: string): string {
 		.slice(0, 22);
 }
 
-export interface HistoryEnd {
-	/** Keys of uploaded files the store did not take (the next run uploads them again). */
-	unrecorded: string[];
-	/** The history was empty when the run began. */
-	isNew: boolean;
-	warning?: string;
-}
+type Caller = <T>(work: () => Promise<T>) => Promise<T>;
 
 /** One run's use of the workflow's history and of this process's claims. */
 export class RunHistory {
 	private readonly account: string;
-
+	/** Production executions may run side by side; runs from the editor or `n8n execute` do not. */
 	private readonly shared: boolean;
-
 	private keys: string[] = [];
-
 	private readonly known = new Set<string>();
-
 	private readonly done = new Set<string>();
-
 	private readonly owned = new Map<string, Claim>();
-
 	private addedByCheck = 0;
-
 	private pending: string[] = [];
-
 	private recording: Promise<void> | undefined;
-
 	private inCall: Promise<void> | undefined;
-
 	private nextRecordAt = 0;
-
 	private finished = false;
-
 	private readonly run = Symbol('run');
 
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		credential: { baseUrl: string; apiKey: string },
-		private readonly timing: HistoryTiming = HISTORY_TIMING,
 	) {
 		this.account = historyAccount(credential.baseUrl, credential.apiKey);
-		// production executions may run side by side; runs from the editor or `n8n execute` do not
 		this.shared = !['manual', 'cli'].includes(ctx.getMode());
 	}
 
 	private entry = (kind: 'checked' | 'uploaded', key: string) => `${kind}:${this.account}/${key}`;
-
+	private entries = (kind: 'checked' | 'uploaded', keys: string[]) =>
+		keys.map((key) => this.entry(kind, key));
+	private both = (keys: string[]) =>
+		keys.flatMap((key) => [this.entry('checked', key), this.entry('uploaded', key)]);
 	/** Where a key is claimed: per workflow and account, as the history is. */
 	private where = (key: string) => `${this.ctx.getWorkflow().id ?? ''}\u0000${this.account}/${key}`;
 
 	/**
-	 * Which of `keys` were uploaded before. Only the files checked before are asked about their
-	 * "uploaded" entry, and what that question wrote (a file checked but never confirmed) is taken back.
+	 * Which of `keys` were uploaded before, in one turn of the store. Only keys checked before are asked
+	 * about "uploaded", and what that question wrote (checked, never confirmed) is taken back.
 	 */
 	async check(keys: string[]): Promise<Set<string>> {
 		runs.set(this.run, Date.now());
 		this.keys = [...new Set(keys)];
-		// its calls in one turn: no other call of this process sees or loses what it writes for a moment
 		return await oneAtATime(async () => {
 			const startedAt = Date.now();
-			const known = await this.knownOf();
+			if (this.keys.length > 0) await this.findKnown();
 			this.nextRecordAt = this.spaced(startedAt);
-			return known;
+			return this.known;
 		}).catch((error: unknown) => {
 			this.leave();
 			throw error;
 		});
 	}
 
-	/**
-	 * When the next record may be, after a call that began at `startedAt`: `recordEveryMs` from now,
-	 * or ten times that call's time on a history where a call takes long (each rewrites the whole
-	 * list), so that the records of a run cost about a tenth of its time at most.
-	 */
-	private spaced(startedAt: number): number {
-		const now = Date.now();
-		return now + Math.max(this.timing.recordEveryMs, RECORD_SPACING * (now - startedAt));
-	}
-
-	private async knownOf(): Promise<Set<string>> {
-		if (this.keys.length === 0) return this.known;
-		const checked = await this.ask(
-			this.keys.map((key) => this.entry('checked', key)),
-			this.attempt,
-		);
+	private async findKnown(): Promise<void> {
+		const checked = await this.ask(this.entries('checked', this.keys), this.attempt);
 		this.addedByCheck = checked.added.length;
 		const asked = this.keys.filter((key) => checked.seen.has(this.entry('checked', key)));
-		if (asked.length === 0) return this.known;
-		const uploaded = await this.ask(
-			asked.map((key) => this.entry('uploaded', key)),
-			this.attempt,
-		);
-		if (uploaded.added.length > 0)
-			await this.attempt(() => this.ctx.helpers.removeProcessed(uploaded.added, 'workflow', STORE));
+		if (asked.length === 0) return;
+		const uploaded = await this.ask(this.entries('uploaded', asked), this.attempt);
+		if (uploaded.added.length > 0) await this.forget(uploaded.added, this.attempt);
 		for (const key of asked)
 			if (uploaded.seen.has(this.entry('uploaded', key))) this.known.add(key);
-		return this.known;
+	}
+
+	private spaced(startedAt: number): number {
+		const now = Date.now();
+		return now + Math.max(RECORD_EVERY_MS, RECORD_SPACING * (now - startedAt));
 	}
 
 	/** Who in this process is uploading `key` right now (or uploaded it, not yet in the history). */
@@ -222,8 +167,14 @@ export class RunHistory {
 			if (settled) return;
 			settled = true;
 			settle(arrived);
-			if (arrived) this.uploaded(key);
-			else if (claims.get(where) === claim) claims.delete(where);
+			if (!arrived) {
+				if (claims.get(where) === claim) claims.delete(where);
+				return;
+			}
+			// recorded with the next batch, and at the end
+			this.done.add(key);
+			this.pending.push(key);
+			this.recording ??= this.recordLater();
 		};
 	}
 
@@ -235,13 +186,6 @@ export class RunHistory {
 		prune();
 	}
 
-	/** A confirmed file: recorded with the next batch (at most `recordEveryMs` from now, longer on a large history) and at the end. */
-	private uploaded(key: string): void {
-		this.done.add(key);
-		this.pending.push(key);
-		this.recording ??= this.recordLater();
-	}
-
 	private async recordLater(): Promise<void> {
 		// in short steps, so that no timer outlives the run once it has finished (its end records all)
 		while (!this.finished && Date.now() < this.nextRecordAt)
@@ -250,14 +194,11 @@ export class RunHistory {
 		const keys = this.pending.splice(0);
 		const startedAt = Date.now();
 		// a batch that fails is recorded at the end of the run with all the others
-		this.inCall = this.ask(
-			keys.flatMap((key) => [this.entry('checked', key), this.entry('uploaded', key)]),
-		).then(
+		this.inCall = this.ask(this.both(keys)).then(
 			() => this.recorded(keys),
 			() => undefined,
 		);
 		await this.inCall;
-		this.inCall = undefined;
 		this.nextRecordAt = this.spaced(startedAt);
 		this.recording = this.pending.length > 0 && !this.finished ? this.recordLater() : undefined;
 	}
@@ -269,18 +210,17 @@ export class RunHistory {
 		return (await this.count().catch(() => -1)) === this.addedByCheck;
 	}
 
-	/** The run no longer needs the claims of others (finish does it; Keep New, which only asks, itself). */
+	/** The run no longer needs others' claims (finish does it; Keep New, which only asks, itself). */
 	leave(): void {
 		runs.delete(this.run);
 		prune();
 	}
 
 	/**
-	 * The end of the run: waits for a batch in the store, counts the list (was it new, how near its
-	 * cap), records both entries of every uploaded file, looks again where another execution may have
-	 * written over them, and takes back the "checked" entries of files that did not go up.
+	 * The end of the run: counts the list (was it new, how near its cap), records both entries of every
+	 * uploaded file (`unrecorded`: those the store did not take), takes back the others' "checked".
 	 */
-	async finish(): Promise<HistoryEnd> {
+	async finish() {
 		this.finished = true;
 		await this.inCall;
 		try {
@@ -288,46 +228,40 @@ export class RunHistory {
 			const left = this.keys.filter((key) => !this.known.has(key) && !this.done.has(key));
 			const count =
 				done.length + left.length > 0 ? await this.count().catch(() => undefined) : undefined;
-			const end: HistoryEnd = { unrecorded: [], isNew: count === this.addedByCheck };
+			let unrecorded: string[] = [];
 			if (done.length > 0) {
-				end.unrecorded = await this.record(done).then(
+				unrecorded = await this.record(done).then(
 					() => [],
 					() => done,
 				);
 				this.recorded(done);
 			}
-			if (left.length > 0)
-				await this.call(() =>
-					this.ctx.helpers.removeProcessed(
-						left.map((key) => this.entry('checked', key)),
-						'workflow',
-						STORE,
-					),
-				).catch(() => undefined);
-			if (count !== undefined && count + 2 * done.length >= HISTORY_WARN_AT)
-				end.warning = fullWarning(Math.min(HISTORY_ENTRIES, count + 2 * done.length));
-			return end;
+			if (left.length > 0) await this.forget(this.entries('checked', left)).catch(() => undefined);
+			const entries = Math.min(HISTORY_ENTRIES, (count ?? 0) + 2 * done.length);
+			return {
+				unrecorded,
+				isNew: count === this.addedByCheck,
+				warning:
+					count !== undefined && entries >= HISTORY_WARN_AT
+						? `This workflow's history of uploaded files (Skip Files Uploaded Before) holds ${entries.toLocaleString('en-US')} of ${HISTORY_ENTRIES.toLocaleString('en-US')} entries, two per file. When it is full, n8n forgets the oldest files, and such a file is uploaded again if it comes again. Give the workflow only files that may be new (for example put Keep New before the read, or move uploaded files out of the folder it reads).`
+						: undefined,
+			};
 		} finally {
 			this.leave();
 		}
 	}
 
 	/**
-	 * Writes both entries of each key. n8n rewrites the list without a lock: a call of another
-	 * execution that read it before this record can write it back without them. A production run looks
-	 * again a pause later (recording what is missing, the same call), and again while a look finds
-	 * entries missing; a run from the editor or `n8n execute` only when the record had to add a
-	 * "checked" entry, which the check wrote and only another writer removes.
+	 * Writes both entries of each key. Another execution that read the list before can write it back
+	 * without them: a production run looks again (recording what is missing) while entries are missing;
+	 * an editor or CLI run only when it had to add a "checked" entry, which only another writer removes.
 	 */
 	private async record(keys: string[]): Promise<void> {
-		const entries = keys.flatMap((key) => [
-			this.entry('checked', key),
-			this.entry('uploaded', key),
-		]);
+		const entries = this.both(keys);
 		const { added } = await this.ask(entries);
 		let again = this.shared || added.some((entry) => entry.startsWith('checked:'));
-		for (let round = 0; again && round < this.timing.rechecks; round++) {
-			await sleep(this.timing.recheckPauseMs);
+		for (let round = 0; again && round < RECHECKS; round++) {
+			await sleep(RECHECK_PAUSE_MS);
 			again = await this.ask(entries).then(
 				(looked) => looked.added.length > 0,
 				() => false,
@@ -335,31 +269,25 @@ export class RunHistory {
 		}
 	}
 
-	private async ask(
-		values: string[],
-		how: <T>(work: () => Promise<T>) => Promise<T> = this.call,
-	): Promise<{ seen: Set<string>; added: string[] }> {
+	private async ask(values: string[], how: Caller = this.call) {
 		const result = await how(() =>
 			this.ctx.helpers.checkProcessedAndRecord(values, 'workflow', STORE),
 		);
 		return { seen: new Set(result.processed.map(String)), added: result.new.map(String) };
 	}
 
-	private async count(): Promise<number> {
-		return await this.call(() => this.ctx.helpers.getProcessedDataCount('workflow', STORE));
-	}
-
-	/** A call to the store in this process's turn (`oneAtATime`). */
-	private readonly call = async <T>(work: () => Promise<T>): Promise<T> =>
+	private forget = async (values: string[], how: Caller = this.call) =>
+		await how(() => this.ctx.helpers.removeProcessed(values, 'workflow', STORE));
+	private count = async () =>
+		await this.call(() => this.ctx.helpers.getProcessedDataCount('workflow', STORE));
+	private readonly call: Caller = async (work) =>
 		await oneAtATime(async () => await this.attempt(work));
 
 	/**
-	 * Once more when a call fails (two processes recording the first entries of a workflow both insert
-	 * its row, and the database refuses the second), then the error in words: a history kept in
-	 * another mode (n8n's Remove Duplicates with Scope "Workflow" shares this store) or a database that
-	 * refuses.
+	 * Once more when a call fails (two processes recording a workflow's first entries both insert its
+	 * row), then in words: a history kept in another mode (Remove Duplicates) or a database that refuses.
 	 */
-	private readonly attempt = async <T>(work: () => Promise<T>): Promise<T> => {
+	private readonly attempt: Caller = async (work) => {
 		try {
 			return await work();
 		} catch {
@@ -378,8 +306,4 @@ export class RunHistory {
 			}
 		}
 	};
-}
-
-function fullWarning(count: number): string {
-	return `This workflow's history of uploaded files (Skip Files Uploaded Before) holds ${count.toLocaleString('en-US')} of ${HISTORY_ENTRIES.toLocaleString('en-US')} entries, two per file. When it is full, n8n forgets the oldest files, and such a file is uploaded again if it comes again. Give the workflow only files that may be new (for example put Keep New before the read, or move uploaded files out of the folder it reads).`;
 }
