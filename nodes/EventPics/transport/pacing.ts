@@ -4,15 +4,23 @@ import { sleep } from 'n8n-workflow';
 export type RateSignals = Pick<Pacer, 'paced' | 'throttled' | 'succeeded'>;
 
 // An answer is slow above twice the fastest plus SLOW_MARGIN_MS; one step down per COOL_DOWN_MS.
-const [SLOW_MARGIN_MS, COOL_DOWN_MS] = [50, 1000];
+const SLOW_MARGIN_MS = 50;
+const COOL_DOWN_MS = 1000;
 // After a 429 the level is LEVEL of what its window let through (the flat part stays under); the
 // rate backs off to BACK_OFF of it and climbs back along a cubic over CLIMB_CALLS good calls; above
 // the level the probe gains PROBE_GAIN one climb later, and at MAX_PROBE times it, it is the level.
-const [LEVEL, BACK_OFF, CLIMB_CALLS, PROBE_GAIN, MAX_PROBE] = [0.98, 0.95, 30, 0.3, 2];
+const LEVEL = 0.98;
+const BACK_OFF = 0.95;
+const CLIMB_CALLS = 30;
+const PROBE_GAIN = 0.3;
+const MAX_PROBE = 2;
 // The lowest rate (calls per second); the bounds (ms) of the window a 429 is measured over.
-const [MIN_RATE, MIN_WINDOW_MS, MAX_WINDOW_MS] = [0.5, 1000, 10_000];
+const MIN_RATE = 0.5;
+const MIN_WINDOW_MS = 1000;
+const MAX_WINDOW_MS = 10_000;
 // A 429 without Retry-After is noise unless over NOISE_SHARE of the last ~NOISE_ANSWERS were 429s.
-const [NOISE_SHARE, NOISE_ANSWERS] = [0.2, 50];
+const NOISE_SHARE = 0.2;
+const NOISE_ANSWERS = 50;
 
 /**
  * One run's pacing. At once: `start` (default `max`, "Concurrent Uploads"), one more per good quick
