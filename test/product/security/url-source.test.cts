@@ -5,12 +5,7 @@ import { gzipSync } from 'node:zlib';
 
 import { internalHostReason } from '../../../nodes/EventPics/helpers/address';
 import type { Emulator } from '../node/fixture.cts';
-import {
-	binaryFromBuffer,
-	runEventPics,
-	startEmulator,
-	uploadParameters,
-} from '../node/fixture.cts';
+import { runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
 import type { FileHost } from '../node/fileHost.cts';
 import { proxyThrough, serve, startFileHost } from '../node/fileHost.cts';
 import { resolveNames } from '../node/names.cts';
@@ -418,27 +413,6 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 		expect(apiCalls()).toHaveLength(0);
 	});
 
-	it('the same page in a binary field named photo.jpg is refused the same way', async () => {
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: uploadParameters(),
-			inputItems: [
-				{
-					binary: {
-						data: binaryFromBuffer(Buffer.from(LOGIN), {
-							fileName: 'photo.jpg',
-							mimeType: 'image/jpeg',
-						}),
-					},
-				},
-			],
-		});
-		expect(nodeError?.message).toBe(
-			'The file from binary field "data" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
-		);
-		expect(apiCalls()).toHaveLength(0);
-	});
-
 	it('a secret fetched as role.txt is refused as not a photo or video', async () => {
 		host.route('/role.txt', serve.file(SECRET, 'text/plain'));
 		const { nodeError } = await runEventPics({
@@ -452,19 +426,6 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			'An event album holds photos and videos. Give the file its right extension in Options > "File Name", or set Options > "File Types" to "Any File" to upload it anyway.',
 		);
 		expect(emu.uploads).toHaveLength(0);
-	});
-
-	it('File Types "Any File" uploads it anyway, when the user asks', async () => {
-		host.route('/page.jpg', serve.html(LOGIN));
-		const { items } = await runEventPics({
-			emu,
-			parameters: fromUrl('http://files.example.com/page.jpg', { fileTypes: 'any' }),
-		});
-		expect(items[0].json).toMatchObject({
-			fileName: 'page.jpg',
-			contentType: 'image/jpeg',
-			statusCode: 200,
-		});
 	});
 });
 
