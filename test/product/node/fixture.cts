@@ -121,6 +121,17 @@ export async function runEventPics(options: RunOptions): Promise<RunResult> {
 	})) as RunResult;
 }
 
+/** An input item with one file in the binary field "data" (its MIME type from its name unless given). */
+export const fileItem = (
+	fileName: string,
+	data: Buffer | string,
+	mimeType?: string,
+	json: IDataObject = {},
+) => ({
+	json,
+	binary: { data: binaryFromBuffer(data, { fileName, ...(mimeType && { mimeType }) }) },
+});
+
 export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 
