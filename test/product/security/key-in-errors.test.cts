@@ -1,6 +1,6 @@
 import type { Emulator } from '../node/fixture.cts';
 import {
-	binaryFromBuffer,
+	fileItem,
 	mediaBytes,
 	runEventPics,
 	startEmulator,
@@ -86,13 +86,7 @@ describe('security: the key is redacted from errors in every form an API echoes'
 			emu,
 			continueOnFail: true,
 			parameters: uploadParameters(),
-			inputItems: [
-				{
-					binary: {
-						data: binaryFromBuffer(mediaBytes(300), { fileName: 'k.jpg', mimeType: 'image/jpeg' }),
-					},
-				},
-			],
+			inputItems: [fileItem('k.jpg', mediaBytes(300), 'image/jpeg')],
 		});
 		expect(result.items[0].json.error).toContain('(400): ECHO: key=[redacted API key] auth=');
 		expectNoForm(result.text(), emu.apiKey);
