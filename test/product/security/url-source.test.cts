@@ -288,25 +288,6 @@ describe('Unbounded downloads: Max File Size', () => {
 		expect(host.endlessBytesSent()).toBeLessThan(16 * 1024 * 1024);
 		expect(apiCalls()).toHaveLength(0);
 	});
-
-	it.each([
-		['0', '={{ 0 }}', '0'],
-		['negative', '={{ -5 }}', '-5'],
-		['NaN', '={{ NaN }}', 'NaN'],
-		['text', '={{ "lots" }}', '"lots"'],
-	])(
-		'Max File Size typed as an expression (%s) is checked at run time',
-		async (_name, value, shown) => {
-			const { nodeError } = await runEventPics({
-				emu,
-				parameters: fromUrl(`${host.url}/photo.jpg`, { maxFileSizeMb: value }),
-			});
-			expect(nodeError?.message).toBe(
-				`"Max File Size (MiB)" is ${shown}, but must be a number from 1 to 1048576`,
-			);
-			expect(host.requests).toEqual([]);
-		},
-	);
 });
 
 describe('a File URL as errors show it (issue 39)', () => {
