@@ -25,7 +25,9 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 		'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").';
 	const EVENTS =
 		'its events are "Anna & Ben\'s Wedding" (wedding-anna-ben), "Summer Party 2026" (summer-party-2026), "Office Opening" (office-opening)';
-	const refusals: Array<[string, object, RunOptions['inputItems'], string, (string | RegExp)?]> = [
+	const refusals: Array<
+		[string, Parameters<typeof upload>[0], RunOptions['inputItems'], string, (string | RegExp)?]
+	> = [
 		[
 			'a missing binary field names the field and the fields the item has',
 			{ binaryPropertyName: 'photo' },
