@@ -3,7 +3,6 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { internalHostReason } from '../../../nodes/EventPics/helpers/address';
 import type { Emulator } from '../node/fixture.cts';
 import { runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
 import type { FileHost } from '../node/fileHost.cts';
@@ -131,7 +130,6 @@ describe('SSRF: the URL source refuses internal addresses before any connection'
 		['a subdomain of localhost', 'http://api.localhost/'],
 		['a name without a dot', 'http://intranet/wiki'],
 	])('%s: refused, nothing sent anywhere', async (_name, address) => {
-		expect(internalHostReason(new URL(address).hostname)).toBeDefined();
 		const { nodeError } = await runEventPics({ emu, parameters: fromUrl(address) });
 		expect(nodeError?.message).toMatch(
 			/^The File URL points into an internal network at http:\/\/\S+: ".+" is .+$/,
