@@ -1,33 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
+import type { FileHost } from './fileHost.cts';
+import { serve, startFileHost } from './fileHost.cts';
 import type { Emulator } from './fixture.cts';
-import { credentialTypes, NODE_TYPE, nodeTypes, startEmulator } from './fixture.cts';
+import { NODE_TYPE, nodeTypes, runAgent, startEmulator } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');
 
 const PHOTO = join(__dirname, '..', '..', 'fixtures', 'samples', 'booth-0001.jpg');
-const TOOL_TYPE = engine.toolTypeName(NODE_TYPE);
-const toolType: INodeType = engine.toolVariant(nodeTypes[NODE_TYPE]);
-
-interface Offer {
-	name: string;
-	description: string;
-	parameters: {
-		type: string;
-		properties: Record<string, { type: string; description: string }>;
-		required?: string[];
-	};
-}
-interface AgentRun {
-	offered: Offer[];
-	answers: Array<{ tool: string; items: IDataObject[]; error?: string }>;
-}
 
 /**
  * "EventPics Tool" as an AI agent meets it: n8n's tool variant of the node, connected to an agent
@@ -36,73 +20,33 @@ interface AgentRun {
  */
 describe('EventPics Tool: what an AI agent is offered, as added', () => {
 	let emu: Emulator;
-	let files: Server;
-	let filesUrl: string;
+	let files: FileHost;
 	beforeAll(async () => {
 		emu = await startEmulator();
-		files = createServer((req, res) => {
-			if (req.url !== '/cake.jpg') return void res.writeHead(404).end();
-			const bytes = readFileSync(PHOTO);
-			res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': bytes.length });
-			res.end(bytes);
-		});
-		await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-		filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+		files = await startFileHost();
+		files.route('/cake.jpg', serve.file(readFileSync(PHOTO), 'image/jpeg'));
 	});
 	afterAll(async () => {
 		await emu.close();
-		await new Promise((resolve) => files.close(resolve));
+		await files.close();
 	});
 	beforeEach(() => emu.reset());
 
-	/** Runs Start -> Agent with the given tool nodes (only the parameters a user set). */
-	async function agent(
-		tools: Record<string, INodeParameters>,
-		calls: Array<{ tool: string; args: IDataObject }> = [],
-	): Promise<AgentRun> {
-		const run = await engine.runWorkflow({
-			nodes: [
-				{ name: 'Chat', type: engine.START_NODE_TYPE },
-				{
-					name: 'Agent',
-					type: engine.AGENT_TYPE_NAME,
-					parameters: { calls: JSON.stringify(calls) },
-				},
-				...Object.entries(tools).map(([name, parameters]) => ({
-					name,
-					type: TOOL_TYPE,
-					parameters,
-				})),
-			],
-			connections: {
-				Chat: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
-				...Object.fromEntries(
-					Object.keys(tools).map((name) => [
-						name,
-						{ ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-					]),
-				),
-			},
-			nodeTypes: { [TOOL_TYPE]: toolType, [engine.AGENT_TYPE_NAME]: engine.AGENT_TYPE },
-			credentialTypes,
-			credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } },
-		});
-		if (run.error) throw new Error(run.error.message);
-		return run.outputs.Agent[0].json as unknown as AgentRun;
-	}
-
 	const argument = (description: string) => ({ type: 'string', description });
 	const LINK_ID = argument('The linkId of the EventPics event, from the tool that lists events');
+	const upload = { resource: 'photo', operation: 'upload' };
 
 	it('has a description of its own for each operation (so n8n adds no "Set Automatically")', () => {
-		const names = toolType.description.properties.map((property) => property.name);
+		const names = engine
+			.toolVariant(nodeTypes[NODE_TYPE])
+			.description.properties.map((property: { name: string }) => property.name);
 		expect(names).toContain('toolDescription');
 		expect(names).not.toContain('descriptionType');
 	});
 
 	it('offers each operation, as added, with what it does and what to pass', async () => {
-		const { offered } = await agent({
-			'Upload a photo': { resource: 'photo', operation: 'upload' },
+		const { offered } = await runAgent(emu, {
+			'Upload a photo': upload,
 			'List events': { resource: 'event', operation: 'getAll' },
 			'Get an event': { resource: 'event', operation: 'get' },
 			'List albums': { resource: 'album', operation: 'getAll' },
@@ -143,27 +87,19 @@ describe('EventPics Tool: what an AI agent is offered, as added', () => {
 	});
 
 	it('a user who picks the event and album in the tool leaves only the address to the agent', async () => {
-		const { offered } = await agent({
-			Upload: {
-				resource: 'photo',
-				operation: 'upload',
-				event: { __rl: true, mode: 'list', value: 'wedding-anna-ben' },
-				album: { __rl: true, mode: 'list', value: 'booth' },
-			},
-		});
+		const event = { __rl: true, mode: 'list', value: 'wedding-anna-ben' };
+		const album = { __rl: true, mode: 'list', value: 'booth' };
+		const { offered } = await runAgent(emu, { Upload: { ...upload, event, album } });
 		expect(Object.keys(offered[0].parameters.properties)).toEqual(['fileUrl']);
 	});
 
 	it('the agent lists the events, then uploads a photo from an address into the album it chose', async () => {
-		const { answers } = await agent(
+		const { answers } = await runAgent(
+			emu,
 			{
 				'List events': { resource: 'event', operation: 'getAll' },
 				// the test's file host is on 127.0.0.1, which the tool refuses unless allowed
-				Upload: {
-					resource: 'photo',
-					operation: 'upload',
-					options: { allowInternalAddresses: true },
-				},
+				Upload: { ...upload, options: { allowInternalAddresses: true } },
 			},
 			[
 				{ tool: 'List_events', args: {} },
@@ -172,19 +108,23 @@ describe('EventPics Tool: what an AI agent is offered, as added', () => {
 					args: {
 						linkId: 'wedding-anna-ben',
 						albumId: 'ceremony',
-						fileUrl: `${filesUrl}/cake.jpg`,
+						fileUrl: `${files.url}/cake.jpg`,
 					},
 				},
 			],
 		);
-		const [events, upload] = answers;
+		const [events, uploaded] = answers;
 		expect(events.items.map((event) => event.linkId)).toEqual([
 			'wedding-anna-ben',
 			'summer-party-2026',
 			'office-opening',
 		]);
-		expect(upload.error).toBeUndefined();
-		expect(upload.items).toEqual([
+		expect(events.items[1].albums).toEqual([
+			{ id: 'sp-booth', title: 'Booth' },
+			{ id: 'sp-dance', title: 'Dance floor' },
+		]);
+		expect(uploaded.error).toBeUndefined();
+		expect(uploaded.items).toEqual([
 			// the compact answer (Simplify, on by default): the fields an agent acts on
 			{
 				outcome: 'uploaded',
@@ -192,86 +132,56 @@ describe('EventPics Tool: what an AI agent is offered, as added', () => {
 				eventTitle: "Anna & Ben's Wedding",
 				albumTitle: 'Ceremony',
 				takenAt: expect.any(String),
-				bytes: expect.any(Number),
+				bytes: readFileSync(PHOTO).length,
 				warnings: [],
 			},
 		]);
-		expect(emu.uploads.map((u) => [u.linkId, u.albumId, u.fileName])).toEqual([
-			['wedding-anna-ben', 'ceremony', 'cake.jpg'],
+		expect(emu.uploads.map((u) => [u.linkId, u.albumId, u.fileName, u.contentType])).toEqual([
+			['wedding-anna-ben', 'ceremony', 'cake.jpg', 'image/jpeg'],
 		]);
-	});
-
-	it('an unknown event answers the agent with the events it can use', async () => {
-		const { answers } = await agent({ Upload: { resource: 'photo', operation: 'upload' } }, [
-			{
-				tool: 'Upload',
-				args: { linkId: 'birthday', albumId: '', fileUrl: `${filesUrl}/cake.jpg` },
-			},
-		]);
-		expect(answers[0].items).toEqual([
-			{
-				error:
-					'The event "birthday" is not one of this API key\'s events; its events are "Anna & Ben\'s Wedding" (wedding-anna-ben), "Summer Party 2026" (summer-party-2026), "Office Opening" (office-opening). Pass one of the linkIds listed (in brackets) as linkId.',
-			},
-		]);
-		expect(emu.uploads).toHaveLength(0);
 	});
 
 	/** One call of the upload tool as added (the file host is on 127.0.0.1, so allowed). */
-	async function uploadCall(args: IDataObject, parameters: INodeParameters = {}) {
-		const { answers } = await agent(
-			{
-				Upload: {
-					resource: 'photo',
-					operation: 'upload',
-					options: { allowInternalAddresses: true },
-					...parameters,
-				},
-			},
-			[{ tool: 'Upload', args: { fileUrl: `${filesUrl}/cake.jpg`, ...args } }],
-		);
-		return answers[0].items;
+	async function uploadCall(args: Record<string, string>, parameters: INodeParameters = {}) {
+		const tool = { ...upload, options: { allowInternalAddresses: true }, ...parameters };
+		const call = { tool: 'Upload', args: { fileUrl: `${files.url}/cake.jpg`, ...args } };
+		return (await runAgent(emu, { Upload: tool }, [call])).answers[0].items;
 	}
 
 	// issue 30: a model has no "Album" field; it is told the argument to pass
-	it('an album of another event answers the agent with the albumId to pass', async () => {
-		const items = await uploadCall({ linkId: 'summer-party-2026', albumId: 'booth' });
-		expect(items).toEqual([
-			{
-				error:
-					'The album "Photo booth" (booth) is not an album of "Summer Party 2026" (summer-party-2026); its albums are "Booth" (sp-booth), "Dance floor" (sp-dance). Pass one of the album ids listed (in brackets) as albumId, or an empty albumId to upload into the event itself.',
-			},
-		]);
+	it.each([
+		[
+			'an unknown event answers the agent with the events it can use',
+			{ linkId: 'birthday', albumId: '' },
+			'The event "birthday" is not one of this API key\'s events; its events are "Anna & Ben\'s Wedding" (wedding-anna-ben), "Summer Party 2026" (summer-party-2026), "Office Opening" (office-opening). Pass one of the linkIds listed (in brackets) as linkId.',
+		],
+		[
+			'an album of another event answers the agent with the albumId to pass',
+			{ linkId: 'summer-party-2026', albumId: 'booth' },
+			'The album "Photo booth" (booth) is not an album of "Summer Party 2026" (summer-party-2026); its albums are "Booth" (sp-booth), "Dance floor" (sp-dance). Pass one of the album ids listed (in brackets) as albumId, or an empty albumId to upload into the event itself.',
+		],
+		[
+			'an album for an event without albums tells the agent to pass an empty albumId',
+			{ linkId: 'office-opening', albumId: 'booth' },
+			'The album "Photo booth" (booth) is not an album of "Office Opening" (office-opening); it has no albums. Pass an empty albumId: this event has no albums, so the file goes into the event itself.',
+		],
+		[
+			'an empty linkId tells the agent what to pass',
+			{ linkId: '', albumId: '' },
+			"No event is selected. Pass the linkId of one of the user's events as linkId.",
+		],
+	])('%s', async (_name, args, error) => {
+		expect(await uploadCall(args)).toEqual([{ error }]);
 		expect(emu.uploads).toHaveLength(0);
 	});
 
-	it('an album for an event without albums tells the agent to pass an empty albumId', async () => {
-		const items = await uploadCall({ linkId: 'office-opening', albumId: 'booth' });
-		expect(items).toEqual([
-			{
-				error:
-					'The album "Photo booth" (booth) is not an album of "Office Opening" (office-opening); it has no albums. Pass an empty albumId: this event has no albums, so the file goes into the event itself.',
-			},
-		]);
-	});
-
-	it('an empty linkId tells the agent what to pass', async () => {
-		const items = await uploadCall({ linkId: '', albumId: '' });
-		expect(items).toEqual([
-			{ error: "No event is selected. Pass the linkId of one of the user's events as linkId." },
-		]);
-	});
-
 	it('names the argument the field asks the model for (the key of its $fromAI)', async () => {
+		const fromAI = (key: string) => `={{ $fromAI('${key}', 'The ${key}', 'string') }}`;
 		const items = await uploadCall(
 			{ eventId: 'summer-party-2026', album: 'booth' },
 			{
-				event: {
-					__rl: true,
-					mode: 'id',
-					value: "={{ $fromAI('eventId', 'The event', 'string') }}",
-				},
-				album: { __rl: true, mode: 'id', value: "={{ $fromAI('album', 'The album', 'string') }}" },
+				event: { __rl: true, mode: 'id', value: fromAI('eventId') },
+				album: { __rl: true, mode: 'id', value: fromAI('album') },
 			},
 		);
 		expect(items[0].error).toMatch(

@@ -1,7 +1,6 @@
 import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
-import { MAX_LISTED, namedList } from '../../../nodes/EventPics/helpers/events';
 import { createNodeTypes } from '../../tools/engine/node-types';
 import type { Emulator } from './fixture.cts';
 import {
@@ -146,16 +145,5 @@ describe('the node and credential as the editor shows them', () => {
 			'use the HTTP Request node: set Authentication to "Predefined Credential Type", Credential Type to "EventPics API"',
 		);
 		expect(emu.requests).toHaveLength(0);
-	});
-
-	it('error lists of events and albums are capped', () => {
-		const entries = Array.from({ length: MAX_LISTED + 3 }, (_, i) => ({
-			title: `T${i}`,
-			id: `id${i}`,
-		}));
-		const text = namedList(entries);
-		expect(text.startsWith('"T0" (id0), "T1" (id1)')).toBe(true);
-		expect(text.endsWith(`"T${MAX_LISTED - 1}" (id${MAX_LISTED - 1}) and 3 more`)).toBe(true);
-		expect(namedList([{ title: 'same', id: 'same' }])).toBe('"same"');
 	});
 });

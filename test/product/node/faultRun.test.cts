@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, fromList, mediaBytes, runEventPics, startEmulator } from './fixture.cts';
+import { fileItem, fromList, mediaBytes, runEventPics, startEmulator } from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -44,11 +44,7 @@ describe('fault run: 300 uploads under 429, 500, resets and expired addresses', 
 				event: fromList('wedding-anna-ben'),
 				album: fromList('booth'),
 			},
-			inputItems: files.map((file) => ({
-				binary: {
-					data: binaryFromBuffer(file.bytes, { fileName: file.name, mimeType: 'image/jpeg' }),
-				},
-			})),
+			inputItems: files.map((file) => fileItem(file.name, file.bytes, 'image/jpeg')),
 		});
 
 		expect(status).toBe('success');

@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import {
+	binaryFromBuffer,
+	fileItem,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
 import type { FileHost } from './fileHost.cts';
 import { serve, startFileHost } from './fileHost.cts';
 
@@ -70,13 +76,7 @@ describe('Photo > Upload: types from content when the name has none', () => {
 	);
 
 	it('a video without extension and with application/octet-stream goes up as video/mp4', async () => {
-		const input = [
-			{
-				binary: {
-					data: binaryFromBuffer(MP4, { fileName: 'clip', mimeType: 'application/octet-stream' }),
-				},
-			},
-		];
+		const input = [fileItem('clip', MP4, 'application/octet-stream')];
 		const { items } = await runEventPics({
 			emu,
 			parameters: uploadParameters(),
@@ -103,16 +103,7 @@ describe('Photo > Upload: types from content when the name has none', () => {
 	});
 
 	it('a MIME type that says something is kept (no look at the bytes for the name)', async () => {
-		const input = [
-			{
-				binary: {
-					data: binaryFromBuffer(sample('booth-0001.jpg'), {
-						fileName: 'IMG_0004',
-						mimeType: 'image/png',
-					}),
-				},
-			},
-		];
+		const input = [fileItem('IMG_0004', sample('booth-0001.jpg'), 'image/png')];
 		const { items } = await runEventPics({
 			emu,
 			parameters: uploadParameters(),
@@ -147,14 +138,7 @@ describe('Photo > Upload: types from content when the name has none', () => {
 
 	it('media types: a PDF is refused by default and uploaded with File Types "Any File"', async () => {
 		const pdf = [
-			{
-				binary: {
-					data: binaryFromBuffer(Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj'), {
-						fileName: 'menu.pdf',
-						mimeType: 'application/pdf',
-					}),
-				},
-			},
+			fileItem('menu.pdf', Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj'), 'application/pdf'),
 		];
 		const refused = await runEventPics({ emu, parameters: uploadParameters(), inputItems: pdf });
 		expect(refused.nodeError?.message).toBe(

@@ -121,6 +121,17 @@ export async function runEventPics(options: RunOptions): Promise<RunResult> {
 	})) as RunResult;
 }
 
+/** An input item with one file in the binary field "data" (its MIME type from its name unless given). */
+export const fileItem = (
+	fileName: string,
+	data: Buffer | string,
+	mimeType?: string,
+	json: IDataObject = {},
+) => ({
+	json,
+	binary: { data: binaryFromBuffer(data, { fileName, ...(mimeType && { mimeType }) }) },
+});
+
 export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 
@@ -167,3 +178,46 @@ export const uploadParameters = ({
 		...(takenAt && { takenAt: { settings: { source: 'exif', ...takenAt } } }),
 	} as INodeParameters,
 });
+
+/** What a model was offered for a tool (OpenAI's function format) and what each call answered. */
+export interface AgentRun {
+	offered: Array<{
+		name: string;
+		description: string;
+		parameters: { properties: Record<string, IDataObject>; required?: string[] } & IDataObject;
+	}>;
+	answers: Array<{ tool: string; items: IDataObject[]; error?: string }>;
+}
+
+/**
+ * "EventPics Tool" as an AI agent meets it: Chat -> Agent with the given tool nodes (only the
+ * parameters a user set), the agent making `calls` through n8n-core's engine as AI Agent v3 does
+ * (test/tools/engine/ai-tool.js).
+ */
+export async function runAgent(
+	emu: Emulator,
+	tools: Record<string, INodeParameters>,
+	calls: Array<{ tool: string; args: IDataObject }> = [],
+): Promise<AgentRun> {
+	const toolType = engine.toolTypeName(NODE_TYPE);
+	const toAgent = { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] };
+	const run = await engine.runWorkflow({
+		nodes: [
+			{ name: 'Chat', type: engine.START_NODE_TYPE },
+			{ name: 'Agent', type: engine.AGENT_TYPE_NAME, parameters: { calls: JSON.stringify(calls) } },
+			...Object.entries(tools).map(([name, parameters]) => ({ name, type: toolType, parameters })),
+		],
+		connections: {
+			Chat: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
+			...Object.fromEntries(Object.keys(tools).map((name) => [name, toAgent])),
+		},
+		nodeTypes: {
+			[toolType]: engine.toolVariant(nodeTypes[NODE_TYPE]),
+			[engine.AGENT_TYPE_NAME]: engine.AGENT_TYPE,
+		},
+		credentialTypes,
+		credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } },
+	});
+	if (run.error) throw new Error(run.error.message);
+	return run.outputs.Agent[0].json as AgentRun;
+}

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
 import type { Emulator } from './fixture.cts';
-import { binaryFromBuffer, runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import {
+	binaryFromBuffer,
+	fileItem,
+	runEventPics,
+	startEmulator,
+	uploadParameters,
+} from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');
@@ -72,12 +78,7 @@ describe('Photo > Upload opens a stored file once for its look and once per uplo
 		const { items, status } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: files.map((bytes, i) => ({
-				json: {},
-				binary: {
-					data: binaryFromBuffer(bytes, { fileName: `booth-${i}.jpg`, mimeType: 'image/jpeg' }),
-				},
-			})),
+			inputItems: files.map((bytes, i) => fileItem(`booth-${i}.jpg`, bytes, 'image/jpeg')),
 		});
 		expect(status).toBe('success');
 		expect(items.map((item) => item.json.takenAtSource)).toEqual(['exif', 'exif', 'exif']);

@@ -52,15 +52,8 @@ describe('EventPics Trigger: New Event, ticked by n8n-core against the emulator'
 		expect(calls.every((call) => call.headers.authorization === `Bearer ${emu.apiKey}`)).toBe(true);
 	});
 
-	it('is the default of the node: no parameters watch new events', async () => {
+	it('gives one item per new event in one tick, in the order EventPics lists them (New Event is the default)', async () => {
 		const poller = await createPoller({ emu });
-		await poller.activate();
-		emu.addEvent({ linkId: 'gala-2027', title: 'Gala 2027' });
-		expect(linkIds(emittedJson(await poller.poll()))).toEqual(['gala-2027']);
-	});
-
-	it('gives one item per new event in one tick, in the order EventPics lists them', async () => {
-		const poller = await createPoller({ emu, parameters: newEvent });
 		await poller.activate();
 		for (const linkId of ['c-event', 'a-event', 'b-event']) emu.addEvent({ linkId, title: linkId });
 		const tick = await poller.poll();

@@ -5,7 +5,7 @@ import { extname, join } from 'node:path';
 
 import type { Emulator } from './fixture.cts';
 import {
-	binaryFromBuffer,
+	fileItem,
 	binaryFromFile,
 	byId,
 	fromList,
@@ -38,14 +38,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items, status, nodeHints } = await runEventPics({
 			emu,
 			parameters: upload({ takenAt: { source: 'value', value: '2026-06-20T18:30:00+02:00' } }),
-			inputItems: [
-				{
-					json: {},
-					binary: {
-						data: binaryFromBuffer(photo, { fileName: 'booth-0001.jpg', mimeType: 'image/jpeg' }),
-					},
-				},
-			],
+			inputItems: [fileItem('booth-0001.jpg', photo, 'image/jpeg')],
 		});
 		expect(status).toBe('success');
 		expect(items).toHaveLength(1);
@@ -101,16 +94,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [
-				{
-					binary: {
-						data: binaryFromBuffer(mediaBytes(1234, 'png'), {
-							fileName: 'a.png',
-							mimeType: 'image/png',
-						}),
-					},
-				},
-			],
+			inputItems: [fileItem('a.png', mediaBytes(1234, 'png'), 'image/png')],
 		});
 		const puts = emu.requests.filter((r) => r.server === 'storage');
 		expect(puts).toHaveLength(1);
@@ -168,16 +152,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: [
-				{
-					binary: {
-						data: binaryFromBuffer(mediaBytes(40, 'png'), {
-							fileName: 'IMG_0042',
-							mimeType: 'image/png',
-						}),
-					},
-				},
-			],
+			inputItems: [fileItem('IMG_0042', mediaBytes(40, 'png'), 'image/png')],
 		});
 		expect(items[0].json).toMatchObject({ fileName: 'IMG_0042.png', contentType: 'image/png' });
 		expect(emu.uploads[0]).toMatchObject({ fileName: 'IMG_0042.png', contentType: 'image/png' });
@@ -187,16 +162,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload({ options: { fileName: 'imports/2026/Tanz 💃.heic' } }),
-			inputItems: [
-				{
-					binary: {
-						data: binaryFromBuffer(mediaBytes(60, 'heic'), {
-							fileName: 'x.jpg',
-							mimeType: 'image/jpeg',
-						}),
-					},
-				},
-			],
+			inputItems: [fileItem('x.jpg', mediaBytes(60, 'heic'), 'image/jpeg')],
 		});
 		expect(items[0].json).toMatchObject({ fileName: 'Tanz 💃.heic', contentType: 'image/heic' });
 		expect(emu.uploads[0]).toMatchObject({ fileName: 'Tanz 💃.heic', contentType: 'image/heic' });
@@ -206,7 +172,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload({ event: byId('office-opening'), album: fromList('') }),
-			inputItems: [{ binary: { data: binaryFromBuffer(mediaBytes(10), { fileName: 'a.jpg' }) } }],
+			inputItems: [fileItem('a.jpg', mediaBytes(10))],
 		});
 		expect(items[0].json).toMatchObject({ linkId: 'office-opening', albumId: null, takenAt: null });
 		expect(emu.uploads[0]).toMatchObject({
@@ -220,24 +186,9 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload({ takenAt: { source: 'value', value: '={{ $json.when }}' } }),
-			inputItems: [
-				{
-					json: { when: 1750437000 },
-					binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'a.jpg' }) },
-				},
-				{
-					json: { when: 1750437000123 },
-					binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'b.jpg' }) },
-				},
-				{
-					json: { when: '2025-06-20T18:30:00' },
-					binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'c.jpg' }) },
-				},
-				{
-					json: { when: '2025-06-20T18:30:00Z' },
-					binary: { data: binaryFromBuffer(mediaBytes(100), { fileName: 'd.jpg' }) },
-				},
-			],
+			inputItems: [1750437000, 1750437000123, '2025-06-20T18:30:00', '2025-06-20T18:30:00Z'].map(
+				(when, index) => fileItem(`${'abcd'[index]}.jpg`, mediaBytes(100), undefined, { when }),
+			),
 			settings: { timezone: 'Asia/Tokyo' },
 		});
 		const expected = [
@@ -264,10 +215,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 		const { items } = await runEventPics({
 			emu,
 			parameters: upload(),
-			inputItems: files.map((name) => ({
-				json: { name },
-				binary: { data: binaryFromBuffer(mediaBytes(100, extname(name)), { fileName: name }) },
-			})),
+			inputItems: files.map((name) => fileItem(name, mediaBytes(100, extname(name)))),
 		});
 		expect(
 			items.map((item) => [item.json.fileName, item.json.contentType, item.pairedItem]),
@@ -281,16 +229,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 	});
 
 	it('sends an unknown extension as application/octet-stream only when asked to', async () => {
-		const input = [
-			{
-				binary: {
-					data: binaryFromBuffer('x', {
-						fileName: 'scan.zzz',
-						mimeType: 'application/octet-stream',
-					}),
-				},
-			},
-		];
+		const input = [fileItem('scan.zzz', 'x', 'application/octet-stream')];
 		const refused = await runEventPics({ emu, parameters: upload(), inputItems: input });
 		expect(refused.nodeError?.message).toBe(
 			'Cannot tell the media type of the file: the extension ".zzz" of "scan.zzz" has no known media type',
@@ -310,11 +249,7 @@ describe('Photo > Upload in the real engine against the emulator', () => {
 
 	it('File Types "Photos, Videos and Unknown Types" keeps the content checks: a page named .jpg is refused', async () => {
 		const page = Buffer.from('<!DOCTYPE html><html><body>Please log in</body></html>');
-		const input = [
-			{
-				binary: { data: binaryFromBuffer(page, { fileName: 'photo.jpg', mimeType: 'image/jpeg' }) },
-			},
-		];
+		const input = [fileItem('photo.jpg', page, 'image/jpeg')];
 		const { nodeError } = await runEventPics({
 			emu,
 			parameters: upload({ options: { fileTypes: 'unknown' } }),

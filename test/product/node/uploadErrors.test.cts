@@ -1,7 +1,8 @@
-import type { Emulator } from './fixture.cts';
+import type { Emulator, RunOptions } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	byId,
+	fileItem,
 	fromList,
 	mediaBytes,
 	runEventPics,
@@ -20,25 +21,105 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 	afterAll(async () => await emu.close());
 	beforeEach(() => emu.reset());
 
-	it('a missing binary field names the field and the fields the item has', async () => {
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: upload({ binaryPropertyName: 'photo' }),
-			inputItems: [photo()],
-		});
-		expect(nodeError?.message).toBe('The item has no binary field "photo" (it has: data)');
-		expect(nodeError?.description).toBe(
-			'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").',
-		);
-	});
+	const FIELD_HINT =
+		'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").';
+	const EVENTS =
+		'its events are "Anna & Ben\'s Wedding" (wedding-anna-ben), "Summer Party 2026" (summer-party-2026), "Office Opening" (office-opening)';
+	const refusals: Array<
+		[string, Parameters<typeof upload>[0], RunOptions['inputItems'], string, (string | RegExp)?]
+	> = [
+		[
+			'a missing binary field names the field and the fields the item has',
+			{ binaryPropertyName: 'photo' },
+			[photo()],
+			'The item has no binary field "photo" (it has: data)',
+			FIELD_HINT,
+		],
+		[
+			'an item without any binary says so',
+			{},
+			[{ json: { a: 1 } }],
+			'The item has no binary data (expected a binary field "data")',
+		],
+		[
+			'Taken At from a value that is empty for the item is an error, not a photo sent without a date',
+			{ takenAt: { source: 'value', value: '={{ $json.shotAt }}' } },
+			[photo()],
+			'"Taken At" is set to a value, but its Value is empty',
+			/Options > "Taken At" > "Value"/,
+		],
+		[
+			'an empty file is refused before anything is sent',
+			{},
+			[fileItem('empty.jpg', Buffer.alloc(0), 'image/jpeg')],
+			'The file "empty.jpg" in binary field "data" is empty (0 bytes)',
+		],
+		[
+			"an unknown event lists the key's events",
+			{ event: byId('no-such-event') },
+			[photo()],
+			`The event "no-such-event" is not one of this API key's events; ${EVENTS}`,
+			'Pick the event in the "Event" field from the list (it shows the events of the credential\'s API key), or check the credential.',
+		],
+		[
+			'an unknown event picked from a list is named by the title the editor stored',
+			{ event: { ...fromList('old-party'), cachedResultName: 'Old Party' } },
+			[photo()],
+			`The event "Old Party" (old-party) is not one of this API key's events; ${EVENTS}`,
+		],
+		[
+			'an album of another event is refused in titles and ids, its title looked up in that event',
+			{ album: byId('sp-booth') },
+			[photo()],
+			'The album "Booth" (sp-booth) is not an album of "Anna & Ben\'s Wedding" (wedding-anna-ben); its albums are "Photo booth" (booth), "Ceremony" (ceremony)',
+			'Pick the album again in the "Album" field (its list shows the albums of the chosen event), or leave it empty.',
+		],
+		[
+			'a stale album picked from an older list keeps the title the editor stored with it',
+			{
+				event: { ...fromList('summer-party-2026'), cachedResultName: 'Summer Party 2026' },
+				album: { ...fromList('alb-gone'), cachedResultName: 'Fotobox' },
+			},
+			[photo()],
+			'The album "Fotobox" (alb-gone) is not an album of "Summer Party 2026" (summer-party-2026); its albums are "Booth" (sp-booth), "Dance floor" (sp-dance)',
+		],
+		[
+			'an album id known nowhere is named by its id; an event without albums says so',
+			{ event: byId('office-opening'), album: byId('nope') },
+			[photo()],
+			'The album "nope" is not an album of "Office Opening" (office-opening); it has no albums',
+			'Leave the "Album" field empty (choose "No album" in the list): this event has no albums.',
+		],
+		[
+			'Skip Files Uploaded Before by an empty File ID is refused before anything is sent',
+			{
+				options: {
+					skipUploaded: { settings: { identifyBy: 'fileId', fileId: '={{ $json.id }}' } },
+				},
+			},
+			[{ json: { id: '' }, ...photo() }],
+			'"Skip Files Uploaded Before" identifies files by File ID, but the File ID is empty',
+			/Set its "File ID" to a value that tells files apart/,
+		],
+		[
+			'an unreadable Taken At names the item and the accepted forms',
+			{ takenAt: { source: 'value', value: 'last friday' } },
+			[photo()],
+			'"Taken At" cannot be read: "last friday" is not a date',
+			/ISO 8601/,
+		],
+	];
 
-	it('an item without any binary says so', async () => {
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: upload(),
-			inputItems: [{ json: { a: 1 } }],
-		});
-		expect(nodeError?.message).toBe('The item has no binary data (expected a binary field "data")');
+	// (a rest parameter: jest takes a fifth named one that a row leaves out for a done callback)
+	it.each(refusals)('%s', async (...[, parameters, inputItems, message, description]) => {
+		const { nodeError } = await runEventPics({ emu, parameters: upload(parameters), inputItems });
+		expect(nodeError?.message).toBe(message);
+		if (typeof description === 'string') expect(nodeError?.description).toBe(description);
+		else if (description) expect(nodeError?.description).toMatch(description);
+		const sent = emu.requests.filter(
+			(r) => r.url.startsWith('/getuploadurl') || r.server === 'storage',
+		);
+		expect(sent).toHaveLength(0);
 	});
 
 	it('with Continue On Fail, an item refused before its upload still names its file', async () => {
@@ -46,16 +127,7 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 			emu,
 			continueOnFail: true,
 			parameters: upload(),
-			inputItems: [
-				{
-					binary: {
-						data: binaryFromBuffer(Buffer.alloc(0), {
-							fileName: 'empty.jpg',
-							mimeType: 'image/jpeg',
-						}),
-					},
-				},
-			],
+			inputItems: [fileItem('empty.jpg', Buffer.alloc(0), 'image/jpeg')],
 		});
 		expect(items[0].json).toMatchObject({
 			outcome: 'failed',
@@ -64,136 +136,6 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 			reason: null,
 			error: 'The file "empty.jpg" in binary field "data" is empty (0 bytes)',
 		});
-	});
-
-	it('Taken At from a value that is empty for the item is an error, not a photo sent without a date', async () => {
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: upload({ takenAt: { source: 'value', value: '={{ $json.shotAt }}' } }),
-			inputItems: [photo()],
-		});
-		expect(nodeError?.message).toBe('"Taken At" is set to a value, but its Value is empty');
-		expect(nodeError?.description).toContain('Options > "Taken At" > "Value"');
-		expect(emu.uploads).toHaveLength(0);
-	});
-
-	it('an empty file is refused before anything is sent', async () => {
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: upload(),
-			inputItems: [
-				{
-					binary: {
-						data: binaryFromBuffer(Buffer.alloc(0), {
-							fileName: 'empty.jpg',
-							mimeType: 'image/jpeg',
-						}),
-					},
-				},
-			],
-		});
-		expect(nodeError?.message).toBe(
-			'The file "empty.jpg" in binary field "data" is empty (0 bytes)',
-		);
-		expect(
-			emu.requests.filter((r) => r.url.startsWith('/getuploadurl') || r.server === 'storage'),
-		).toHaveLength(0);
-	});
-
-	it("an unknown event lists the key's events", async () => {
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: upload({ event: byId('no-such-event') }),
-			inputItems: [photo()],
-		});
-		expect(nodeError?.message).toBe(
-			`The event "no-such-event" is not one of this API key's events; its events are "Anna & Ben's Wedding" (wedding-anna-ben), "Summer Party 2026" (summer-party-2026), "Office Opening" (office-opening)`,
-		);
-		expect(nodeError?.description).toBe(
-			'Pick the event in the "Event" field from the list (it shows the events of the credential\'s API key), or check the credential.',
-		);
-	});
-
-	it('an album of another event is refused in titles and ids, its title looked up in that event', async () => {
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: upload({ album: byId('sp-booth') }),
-			inputItems: [photo()],
-		});
-		expect(nodeError?.message).toBe(
-			'The album "Booth" (sp-booth) is not an album of "Anna & Ben\'s Wedding" (wedding-anna-ben); its albums are "Photo booth" (booth), "Ceremony" (ceremony)',
-		);
-		expect(nodeError?.description).toBe(
-			'Pick the album again in the "Album" field (its list shows the albums of the chosen event), or leave it empty.',
-		);
-		expect(emu.uploads).toHaveLength(0);
-	});
-
-	it('a stale album picked from an older list keeps the title the editor stored with it', async () => {
-		const album = { ...fromList('alb-gone'), cachedResultName: 'Fotobox' };
-		const event = { ...fromList('summer-party-2026'), cachedResultName: 'Summer Party 2026' };
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: upload({ event, album }),
-			inputItems: [photo()],
-		});
-		expect(nodeError?.message).toBe(
-			'The album "Fotobox" (alb-gone) is not an album of "Summer Party 2026" (summer-party-2026); its albums are "Booth" (sp-booth), "Dance floor" (sp-dance)',
-		);
-		expect(emu.uploads).toHaveLength(0);
-	});
-
-	it('an album id known nowhere is named by its id; an event without albums says so', async () => {
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: upload({ event: byId('office-opening'), album: byId('nope') }),
-			inputItems: [photo()],
-		});
-		expect(nodeError?.message).toBe(
-			'The album "nope" is not an album of "Office Opening" (office-opening); it has no albums',
-		);
-		expect(nodeError?.description).toBe(
-			'Leave the "Album" field empty (choose "No album" in the list): this event has no albums.',
-		);
-	});
-
-	it('an unknown event picked from a list is named by the title the editor stored', async () => {
-		const event = { ...fromList('old-party'), cachedResultName: 'Old Party' };
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: upload({ event }),
-			inputItems: [photo()],
-		});
-		expect(nodeError?.message).toBe(
-			`The event "Old Party" (old-party) is not one of this API key's events; its events are "Anna & Ben's Wedding" (wedding-anna-ben), "Summer Party 2026" (summer-party-2026), "Office Opening" (office-opening)`,
-		);
-	});
-
-	it('Skip Files Uploaded Before by an empty File ID is refused before anything is sent', async () => {
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: upload({
-				options: {
-					skipUploaded: { settings: { identifyBy: 'fileId', fileId: '={{ $json.id }}' } },
-				},
-			}),
-			inputItems: [{ json: { id: '' }, ...photo() }],
-		});
-		expect(nodeError?.message).toBe(
-			'"Skip Files Uploaded Before" identifies files by File ID, but the File ID is empty',
-		);
-		expect(nodeError?.description).toContain('Set its "File ID" to a value that tells files apart');
-		expect(emu.requests).toHaveLength(0);
-	});
-
-	it('an unreadable Taken At names the item and the accepted forms', async () => {
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: upload({ takenAt: { source: 'value', value: 'last friday' } }),
-			inputItems: [photo()],
-		});
-		expect(nodeError?.message).toBe('"Taken At" cannot be read: "last friday" is not a date');
-		expect(nodeError?.description).toContain('ISO 8601');
 	});
 
 	it("a 400 from getuploadurl shows the service's code and message, not retried", async () => {

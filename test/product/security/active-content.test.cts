@@ -16,7 +16,7 @@ import {
 
 /**
  * Threat: active content and secrets uploaded as photos. An SVG with <script> and onload went up as
- * image/svg+xml without a word, from a binary field, a URL or an agent; an HTML page named c.svg
+ * image/svg+xml without a word, from a binary field, a URL or an agent (whose File URL is the URL source); an HTML page named c.svg
  * too. A UTF-16 HTML login page, a NUL byte followed by HTML, a DER key blob and
  * "\x01AWS_SECRET_ACCESS_KEY=..." named .jpg all went up as image/jpeg.
  *
@@ -156,19 +156,6 @@ const fromUrl = async (fileUrl: string, options: IDataObject = {}) =>
 		}),
 	});
 
-/** As an AI agent's tool call runs it: the File URL from $fromAI(), the answer is the output JSON. */
-const fromAgent = async (fileUrl: string) =>
-	await runEventPics({
-		emu,
-		continueOnFail: true,
-		parameters: uploadParameters({
-			source: 'url',
-			fileUrl: "={{ $fromAI('fileUrl', 'The address of the photo', 'string') }}",
-			options: { allowInternalAddresses: true },
-		}),
-		inputItems: [{ json: { fileUrl } }],
-	});
-
 const refusal = (result: RunResult) =>
 	String(result.items[0]?.json.error ?? result.nodeError?.message);
 
@@ -185,16 +172,6 @@ describe('security: active content and secrets are not uploaded as photos', () =
 		expect(refusal(result)).toMatch(reason);
 		expect(emu.uploads).toHaveLength(0);
 	});
-
-	it.each(HOSTILE)(
-		"%s an AI agent asks for is refused, in the tool's answer",
-		async (_what, name, bytes, reason) => {
-			const result = await fromAgent(hosted(name, bytes));
-			expect(result.items[0].json.outcome).toBe('failed');
-			expect(String(result.items[0].json.error)).toMatch(reason);
-			expect(emu.uploads).toHaveLength(0);
-		},
-	);
 
 	it('File Types "Any File" lets an SVG through', async () => {
 		const result = await fromBinary('logo.svg', SVG, { fileTypes: 'any' });
@@ -213,12 +190,6 @@ describe('security: a file named as a photo whose bytes are no photo or video fo
 		expect(refusal(result)).toMatch(
 			/"noise\.jpg" would be sent as image\/jpeg, but its first bytes are no photo or video format the node knows$/,
 		);
-		expect(emu.uploads).toHaveLength(0);
-	});
-
-	it('asked for by an AI agent, it is refused', async () => {
-		const result = await fromAgent(hosted('noise.jpg', NOISE, 'image/jpeg'));
-		expect(result.items[0].json).toMatchObject({ outcome: 'failed' });
 		expect(emu.uploads).toHaveLength(0);
 	});
 

@@ -1,6 +1,6 @@
 import type { Emulator, RunResult } from '../node/fixture.cts';
 import {
-	binaryFromBuffer,
+	fileItem,
 	mediaBytes,
 	callListSearch,
 	credentialTypes,
@@ -74,16 +74,7 @@ describe('security: the API key never follows a redirect to another host', () =>
 			const result = await runEventPics({
 				emu,
 				parameters: uploadParameters(),
-				inputItems: [
-					{
-						binary: {
-							data: binaryFromBuffer(mediaBytes(500), {
-								fileName: 'r.jpg',
-								mimeType: 'image/jpeg',
-							}),
-						},
-					},
-				],
+				inputItems: [fileItem('r.jpg', mediaBytes(500), 'image/jpeg')],
 			});
 			expectNothingReachedElsewhere();
 			expectRedirectError(result, status, 'the request for an upload address');

@@ -1,19 +1,140 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
-
-import type { Emulator } from '../node/fixture.cts';
+import type { Emulator, RunResult } from '../node/fixture.cts';
 import {
-	binaryFromBuffer,
+	callListSearch,
+	credentialTypes,
+	fileItem,
 	mediaBytes,
+	NODE_TYPE,
+	nodeTypes,
 	runEventPics,
 	startEmulator,
 	uploadParameters,
 } from '../node/fixture.cts';
+
+let emu: Emulator;
+beforeAll(async () => (emu = await startEmulator()));
+afterAll(async () => await emu.close());
+beforeEach(() => emu.reset());
+
+/**
+ * The API key goes to the service (header, and the body of getuploadurl) and nowhere else: not in
+ * any output item, error, error description, log line, nor in the PUT to the storage.
+ */
+describe('the API key never leaks', () => {
+	const assertNoKey = (result: RunResult, key: string) => {
+		const everything = result.text();
+		expect(everything.length).toBeGreaterThan(100);
+		expect(everything).not.toContain(key);
+		for (const line of result.logs) expect(JSON.stringify(line)).not.toContain(key);
+		for (const request of emu.requests.filter((r) => r.server === 'storage')) {
+			expect(JSON.stringify(request)).not.toContain(key);
+		}
+	};
+
+	/** A fault: `status` from `endpoint`, with a JSON body made with the emulator's key. */
+	const answer =
+		(endpoint: string, status: number, body?: (key: string) => object) => (e: Emulator) =>
+			e.addFault({
+				endpoint,
+				kind: 'status',
+				status,
+				body: body && JSON.stringify(body(e.apiKey)),
+			});
+	const scenarios: Array<[string, (emu: Emulator) => void, object]> = [
+		['a successful upload', () => undefined, {}],
+		[
+			'a 401 from getuploadurl that echoes the key',
+			answer('getuploadurl', 401, (key) => ({
+				code: 'UNAUTHORIZED',
+				message: `Unknown key ${key}`,
+				details: { apiKey: key },
+			})),
+			{},
+		],
+		[
+			'a 400 from getuploadurl',
+			answer('getuploadurl', 400, (key) => ({
+				code: 'BAD',
+				details: { request: { apiKey: key } },
+			})),
+			{},
+		],
+		[
+			'429s until attempts run out',
+			(e) => e.addFault({ endpoint: 'getuploadurl', kind: 'status', status: 429, retryAfter: 0 }),
+			{ maxAttempts: 2 },
+		],
+		...['getuploadurl', 'geteventsandalbums'].map(
+			(endpoint): [string, (emu: Emulator) => void, object] => [
+				`a connection reset on ${endpoint}`,
+				(e) => e.addFault({ endpoint, kind: 'reset' }),
+				{ maxAttempts: 2 },
+			],
+		),
+		['a PUT refused for good', answer('put', 403), {}],
+		[
+			'a 200 that is not JSON',
+			(e) => e.addFault({ endpoint: 'getuploadurl', kind: 'badJson', body: `oops ${e.apiKey}` }),
+			{},
+		],
+	];
+
+	it.each(scenarios)(
+		'in %s (stopping on the error, and with Continue On Fail)',
+		async (_name, arrange, options) => {
+			for (const continueOnFail of [false, true]) {
+				emu.reset();
+				arrange(emu);
+				const result = await runEventPics({
+					emu,
+					continueOnFail,
+					parameters: uploadParameters({ options }),
+					inputItems: [
+						fileItem('k.jpg', mediaBytes(2000), 'image/jpeg'),
+						fileItem('l.jpg', mediaBytes(2000), 'image/jpeg'),
+					],
+				});
+				if (continueOnFail) expect(result.items).toHaveLength(2);
+				assertNoKey(result, emu.apiKey);
+			}
+		},
+	);
+
+	it('in the error of a bad key (the key sent is not shown back)', async () => {
+		const badKey = 'ep_typo_0123456789abcdef';
+		const result = await runEventPics({
+			emu,
+			apiKey: badKey,
+			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+		});
+		expect(result.nodeError?.httpCode).toBe('401');
+		assertNoKey(result, badKey);
+	});
+
+	it('in a dropdown error', async () => {
+		const search = () =>
+			callListSearch({
+				nodeType: NODE_TYPE,
+				nodeTypes,
+				credentialTypes,
+				credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } },
+				methodName: 'searchEvents',
+				parameters: {},
+			});
+		const echo = (key: string) => ({ code: 'REFUSED', message: `bad key ${key}` });
+		// a refusal the dropdown passes on with the service's words: the key in them is blanked out
+		answer('geteventsandalbums', 403, echo)(emu);
+		await expect(search()).rejects.toThrow('with 403: REFUSED: bad key [redacted API key]');
+		// a 401 says the credential's key was refused, in the node's own words only
+		emu.reset();
+		answer('geteventsandalbums', 401, echo)(emu);
+		const refusal = await search().catch(
+			(error: { message: string; description?: string }) => error,
+		);
+		expect(refusal?.message).toBe('EventPics refused the API key of the credential');
+		expect(JSON.stringify([refusal, refusal?.description])).not.toContain(emu.apiKey);
+	});
+});
 
 /**
  * Threat: a server echoes the API key back in an error, not as it was sent but encoded: base64 (as in
@@ -24,11 +145,6 @@ import {
  * `\u` escapes of every character and base64 wrapped over lines are no longer looked for.
  */
 describe('security: the key is redacted from errors in every form an API echoes', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	/** A key with the characters that change under each encoding. */
 	const KEY = 'ep_live_"quo\\te/+?&=key 0123456789';
 
@@ -94,13 +210,7 @@ describe('security: the key is redacted from errors in every form an API echoes'
 			emu,
 			continueOnFail: true,
 			parameters: uploadParameters(),
-			inputItems: [
-				{
-					binary: {
-						data: binaryFromBuffer(mediaBytes(300), { fileName: 'k.jpg', mimeType: 'image/jpeg' }),
-					},
-				},
-			],
+			inputItems: [fileItem('k.jpg', mediaBytes(300), 'image/jpeg')],
 		});
 		expect(result.items[0].json.error).toContain('(400): ECHO: key=[redacted API key] auth=');
 		expectNoForm(result.text(), emu.apiKey);
@@ -138,10 +248,6 @@ describe('security: the key is redacted from errors in every form an API echoes'
 });
 
 describe("security: the key across the cut of an error's details", () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-
 	it('a key across the 4,000-character mark of the details is redacted before the cut: no 6 of its characters are shown', async () => {
 		const KEY = 'pk_Live/Key+AbC=123_secretXYZ';
 		emu.addFault({
@@ -163,73 +269,5 @@ describe("security: the key across the cut of an error's details", () => {
 				at,
 				shown: false,
 			});
-	});
-});
-
-/**
- * A careless node, as a raw n8n request error could slip into an output: it posts the key in a
- * Buffer body and puts the error n8n's request helper throws into its output as it is.
- */
-class Careless implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Careless',
-		name: 'careless',
-		group: ['transform'],
-		version: 1,
-		description: 'test',
-		defaults: { name: 'Careless' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [
-			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-			{ displayName: 'Key', name: 'key', type: 'string', default: '' },
-		],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const body = Buffer.from(JSON.stringify({ apiKey: this.getNodeParameter('key', 0) }));
-		try {
-			await this.helpers.httpRequest({
-				method: 'POST',
-				url: this.getNodeParameter('url', 0) as string,
-				headers: { 'Content-Type': 'application/json' },
-				body,
-			});
-			return [[{ json: { sent: true } }]];
-		} catch (error) {
-			return [[{ json: { failure: error as never } }]];
-		}
-	}
-}
-
-/**
- * Threat (issue 19): the suite's own key search (result.text(), test/tools/engine) showed sockets,
- * requests and buffers only by name, so a raw n8n error that slipped into an output went unseen. It
- * now walks everything they hold, cycles handled.
- */
-describe("security: the tests' key search sees a raw n8n error whole", () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-
-	it('a key only in the Buffer body of a raw request error is found', async () => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const engine = require('../../tools/engine');
-		const KEY_IN_BODY = 'ep_live_only_in_a_buffer_0123456789';
-		const result = await engine.runNode({
-			nodeType: new Careless(),
-			parameters: { url: `${emu.baseUrl}/getuploadurl`, key: KEY_IN_BODY },
-		});
-		const failure = result.outputs['Node Under Test'][0].json.failure;
-		expect(failure?.name).toBe('AxiosError');
-		const text: string = result.text();
-		const [shownJson] = text.split('\n');
-		// what the search saw before: the JSON shows the body as "[Buffer N bytes]", the request by name
-		expect(shownJson).toContain('[Buffer');
-		expect(shownJson).not.toContain(KEY_IN_BODY);
-		expect(shownJson).not.toContain('POST /getuploadurl HTTP/1.1');
-		// what it sees now: the buffer's bytes, and the request's own header text
-		expect(text).toContain(KEY_IN_BODY);
-		expect(text).toContain('POST /getuploadurl HTTP/1.1');
 	});
 });

@@ -25,65 +25,33 @@ describe('security: numeric options are checked whatever an expression gives', (
 	afterAll(async () => await emu.close());
 	beforeEach(() => emu.reset());
 
-	const cases: Array<[string, string, string]> = [
-		[
-			'concurrency',
-			'={{ 65 }}',
-			'"Concurrent Uploads" is 65, but must be a whole number from 0 to 64',
+	/** Per option: its label, its range in words, and values an expression may give. */
+	const RANGES: Record<string, [string, string, string[]]> = {
+		concurrency: [
+			'Concurrent Uploads',
+			'a whole number from 0 to 64',
+			['65', '-1', 'NaN', '2.5', '1000', '"four"'],
 		],
-		[
-			'concurrency',
-			'={{ -1 }}',
-			'"Concurrent Uploads" is -1, but must be a whole number from 0 to 64',
+		maxAttempts: ['Max Attempts', 'a whole number from 1 to 20', ['NaN', '0']],
+		maxTotalWaitSeconds: [
+			'Max Total Wait (Seconds)',
+			'a number from 0 to 3600',
+			['NaN', '-5', '1000000000'],
 		],
-		[
-			'concurrency',
-			'={{ NaN }}',
-			'"Concurrent Uploads" is NaN, but must be a whole number from 0 to 64',
+		timeoutSeconds: ['Timeout (Seconds)', 'a whole number from 1 to 600', ['0', 'Infinity']],
+		maxFileSizeMb: [
+			'Max File Size (MiB)',
+			'a number from 1 to 1048576',
+			['0', '-5', 'NaN', '"lots"'],
 		],
-		[
-			'concurrency',
-			'={{ 2.5 }}',
-			'"Concurrent Uploads" is 2.5, but must be a whole number from 0 to 64',
-		],
-		[
-			'concurrency',
-			'={{ 1000 }}',
-			'"Concurrent Uploads" is 1000, but must be a whole number from 0 to 64',
-		],
-		[
-			'concurrency',
-			'={{ "four" }}',
-			'"Concurrent Uploads" is "four", but must be a whole number from 0 to 64',
-		],
-		['maxAttempts', '={{ NaN }}', '"Max Attempts" is NaN, but must be a whole number from 1 to 20'],
-		['maxAttempts', '={{ 0 }}', '"Max Attempts" is 0, but must be a whole number from 1 to 20'],
-		[
-			'maxTotalWaitSeconds',
-			'={{ NaN }}',
-			'"Max Total Wait (Seconds)" is NaN, but must be a number from 0 to 3600',
-		],
-		[
-			'maxTotalWaitSeconds',
-			'={{ -5 }}',
-			'"Max Total Wait (Seconds)" is -5, but must be a number from 0 to 3600',
-		],
-		[
-			'maxTotalWaitSeconds',
-			'={{ 1e9 }}',
-			'"Max Total Wait (Seconds)" is 1000000000, but must be a number from 0 to 3600',
-		],
-		[
-			'timeoutSeconds',
-			'={{ 0 }}',
-			'"Timeout (Seconds)" is 0, but must be a whole number from 1 to 600',
-		],
-		[
-			'timeoutSeconds',
-			'={{ Infinity }}',
-			'"Timeout (Seconds)" is Infinity, but must be a whole number from 1 to 600',
-		],
-	];
+	};
+	const cases = Object.entries(RANGES).flatMap(([name, [label, range, values]]) =>
+		values.map((value) => [
+			name,
+			`={{ ${value} }}`,
+			`"${label}" is ${value}, but must be ${range}`,
+		]),
+	);
 
 	it.each(cases)(
 		'Photo > Upload refuses %s = %s before anything is sent',

@@ -1,6 +1,7 @@
 import type { Emulator, RunResult } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
+	fileItem,
 	mediaBytes,
 	byId,
 	callListSearch,
@@ -124,11 +125,9 @@ describe('security: titles from the API are cleaned and cut wherever they are sh
 	it('a title of 3.9 MB is cut to 200 characters in every item and error, and the run data stays small', async () => {
 		// (the answer stays under the 4 MiB the node reads)
 		titlesAre(BIG, 'Booth');
-		const files = Array.from({ length: 20 }, (_, i) => ({
-			binary: {
-				data: binaryFromBuffer(mediaBytes(100), { fileName: `p${i}.jpg`, mimeType: 'image/jpeg' }),
-			},
-		}));
+		const files = Array.from({ length: 20 }, (_, i) =>
+			fileItem(`p${i}.jpg`, mediaBytes(100), 'image/jpeg'),
+		);
 		const result = await runEventPics({ emu, parameters: uploadParameters(), inputItems: files });
 		expect(result.items).toHaveLength(20);
 		for (const { json } of result.items) {

@@ -3,14 +3,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { internalHostReason } from '../../../nodes/EventPics/helpers/address';
 import type { Emulator } from '../node/fixture.cts';
-import {
-	binaryFromBuffer,
-	runEventPics,
-	startEmulator,
-	uploadParameters,
-} from '../node/fixture.cts';
+import { runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
 import type { FileHost } from '../node/fileHost.cts';
 import { proxyThrough, serve, startFileHost } from '../node/fileHost.cts';
 import { resolveNames } from '../node/names.cts';
@@ -136,7 +130,6 @@ describe('SSRF: the URL source refuses internal addresses before any connection'
 		['a subdomain of localhost', 'http://api.localhost/'],
 		['a name without a dot', 'http://intranet/wiki'],
 	])('%s: refused, nothing sent anywhere', async (_name, address) => {
-		expect(internalHostReason(new URL(address).hostname)).toBeDefined();
 		const { nodeError } = await runEventPics({ emu, parameters: fromUrl(address) });
 		expect(nodeError?.message).toMatch(
 			/^The File URL points into an internal network at http:\/\/\S+: ".+" is .+$/,
@@ -293,25 +286,6 @@ describe('Unbounded downloads: Max File Size', () => {
 		expect(host.endlessBytesSent()).toBeLessThan(16 * 1024 * 1024);
 		expect(apiCalls()).toHaveLength(0);
 	});
-
-	it.each([
-		['0', '={{ 0 }}', '0'],
-		['negative', '={{ -5 }}', '-5'],
-		['NaN', '={{ NaN }}', 'NaN'],
-		['text', '={{ "lots" }}', '"lots"'],
-	])(
-		'Max File Size typed as an expression (%s) is checked at run time',
-		async (_name, value, shown) => {
-			const { nodeError } = await runEventPics({
-				emu,
-				parameters: fromUrl(`${host.url}/photo.jpg`, { maxFileSizeMb: value }),
-			});
-			expect(nodeError?.message).toBe(
-				`"Max File Size (MiB)" is ${shown}, but must be a number from 1 to 1048576`,
-			);
-			expect(host.requests).toEqual([]);
-		},
-	);
 });
 
 describe('a File URL as errors show it (issue 39)', () => {
@@ -418,27 +392,6 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 		expect(apiCalls()).toHaveLength(0);
 	});
 
-	it('the same page in a binary field named photo.jpg is refused the same way', async () => {
-		const { nodeError } = await runEventPics({
-			emu,
-			parameters: uploadParameters(),
-			inputItems: [
-				{
-					binary: {
-						data: binaryFromBuffer(Buffer.from(LOGIN), {
-							fileName: 'photo.jpg',
-							mimeType: 'image/jpeg',
-						}),
-					},
-				},
-			],
-		});
-		expect(nodeError?.message).toBe(
-			'The file from binary field "data" is refused: "photo.jpg" would be sent as image/jpeg, but its content is HTML, not a photo or video',
-		);
-		expect(apiCalls()).toHaveLength(0);
-	});
-
 	it('a secret fetched as role.txt is refused as not a photo or video', async () => {
 		host.route('/role.txt', serve.file(SECRET, 'text/plain'));
 		const { nodeError } = await runEventPics({
@@ -452,19 +405,6 @@ describe('Contents: error pages, login pages and secrets are not uploaded as pho
 			'An event album holds photos and videos. Give the file its right extension in Options > "File Name", or set Options > "File Types" to "Any File" to upload it anyway.',
 		);
 		expect(emu.uploads).toHaveLength(0);
-	});
-
-	it('File Types "Any File" uploads it anyway, when the user asks', async () => {
-		host.route('/page.jpg', serve.html(LOGIN));
-		const { items } = await runEventPics({
-			emu,
-			parameters: fromUrl('http://files.example.com/page.jpg', { fileTypes: 'any' }),
-		});
-		expect(items[0].json).toMatchObject({
-			fileName: 'page.jpg',
-			contentType: 'image/jpeg',
-			statusCode: 200,
-		});
 	});
 });
 
