@@ -16,6 +16,8 @@ describe('parseTakenAt', () => {
 		[1750437000, 1750437000000],
 		['1750437000', 1750437000000],
 		[1750437000.5, 1750437000500],
+		// whole milliseconds are sent
+		[1750437000.1234, 1750437000123],
 		['2025-06-20T16:30:00Z', Date.UTC(2025, 5, 20, 16, 30)],
 		['2025-06-20T18:30:00+02:00', Date.UTC(2025, 5, 20, 16, 30)],
 		['2025-06-20T18:30:00.250+0200', Date.UTC(2025, 5, 20, 16, 30, 0, 250)],
@@ -23,30 +25,20 @@ describe('parseTakenAt', () => {
 		['2025-06-20T18:30:00', Date.UTC(2025, 5, 20, 16, 30)],
 		['2025-01-20 18:30', Date.UTC(2025, 0, 20, 17, 30)],
 		['2025-01-20', Date.UTC(2025, 0, 19, 23, 0)],
+		// what luxon reads as ISO 8601 or SQL-style text
+		['2025-06-20 18:30:00+02:00', Date.UTC(2025, 5, 20, 16, 30)],
+		['2025-06-20T18:30:00,5z', Date.UTC(2025, 5, 20, 18, 30, 0, 500)],
+		['20250620T183000', Date.UTC(2025, 5, 20, 16, 30)],
+		// a Date and a Luxon-like date
+		[new Date(Date.UTC(2025, 5, 20)), Date.UTC(2025, 5, 20)],
+		[{ toMillis: () => 1750437000123 }, 1750437000123],
+		// empty is not given
+		[undefined, undefined],
+		[null, undefined],
+		['', undefined],
+		['   ', undefined],
 	])('reads %p as %p', (input, expected) => {
 		expect(parseTakenAt(input, ZONE)).toEqual({ ok: true, value: expected });
-	});
-
-	it('reads a Date and a Luxon-like date', () => {
-		expect(parseTakenAt(new Date(Date.UTC(2025, 5, 20)), ZONE)).toEqual({
-			ok: true,
-			value: Date.UTC(2025, 5, 20),
-		});
-		expect(parseTakenAt({ toMillis: () => 1750437000123 }, ZONE)).toEqual({
-			ok: true,
-			value: 1750437000123,
-		});
-	});
-
-	it('treats empty as not given', () => {
-		for (const empty of [undefined, null, '', '   ']) {
-			expect(parseTakenAt(empty, ZONE)).toEqual({ ok: true, value: undefined });
-		}
-	});
-
-	it('sends whole milliseconds', () => {
-		const result = parseTakenAt(1750437000.1234, ZONE);
-		expect(result).toEqual({ ok: true, value: 1750437000123 });
 	});
 
 	it.each([
@@ -56,42 +48,15 @@ describe('parseTakenAt', () => {
 		[-5, '-5 is not a positive Unix timestamp'],
 		[0, '0 is not a positive Unix timestamp'],
 		[true, 'it is neither a date nor a timestamp'],
+		// n8n-workflow's tryToParseDateTime falls back to Date.parse: it takes 30 February as 2 March
+		// and reads "June 20, 2025 18:30" in the machine's zone, not the workflow's. Refused here.
+		['June 20, 2025 18:30', '"June 20, 2025 18:30" is not a date'],
+		['2025-02-30 10:00', '"2025-02-30 10:00" is not a valid date and time'],
 	])('refuses %p', (input, reason) => {
 		expect(parseTakenAt(input, ZONE)).toEqual({ ok: false, reason });
 	});
 
-	it('reads what luxon reads as ISO 8601 or SQL-style text', () => {
-		expect(parseTakenAt('2025-06-20 18:30:00+02:00', ZONE)).toEqual({
-			ok: true,
-			value: Date.UTC(2025, 5, 20, 16, 30),
-		});
-		expect(parseTakenAt('2025-06-20T18:30:00,5z', ZONE)).toEqual({
-			ok: true,
-			value: Date.UTC(2025, 5, 20, 18, 30, 0, 500),
-		});
-		expect(parseTakenAt('20250620T183000', ZONE)).toEqual({
-			ok: true,
-			value: Date.UTC(2025, 5, 20, 16, 30),
-		});
-	});
-
-	// n8n-workflow's tryToParseDateTime falls back to Date.parse: it takes 30 February as 2 March and
-	// reads "June 20, 2025 18:30" in the machine's zone, not the workflow's. Those stay refused here.
-	it.each([
-		['June 20, 2025 18:30', '"June 20, 2025 18:30" is not a date'],
-		['2025-02-30 10:00', '"2025-02-30 10:00" is not a valid date and time'],
-	])('refuses %p, which Date.parse would guess', (input, reason) => {
-		expect(parseTakenAt(input, ZONE)).toEqual({ ok: false, reason });
-	});
-
-	it('says so when the workflow time zone is unknown', () => {
-		expect(parseTakenAt('2025-06-20T18:30:00', 'Mars/Olympus_Mons')).toEqual({
-			ok: false,
-			reason: 'the workflow\'s time zone "Mars/Olympus_Mons" is unknown',
-		});
-	});
-
-	it('uses the given zone, not the machine zone', () => {
+	it('uses the given zone, not the machine zone, and says so when it is unknown', () => {
 		expect(parseTakenAt('2025-06-20T18:30:00', 'America/New_York')).toEqual({
 			ok: true,
 			value: Date.UTC(2025, 5, 20, 22, 30),
@@ -99,6 +64,10 @@ describe('parseTakenAt', () => {
 		expect(parseTakenAt('2025-06-20T18:30:00', 'UTC')).toEqual({
 			ok: true,
 			value: Date.UTC(2025, 5, 20, 18, 30),
+		});
+		expect(parseTakenAt('2025-06-20T18:30:00', 'Mars/Olympus_Mons')).toEqual({
+			ok: false,
+			reason: 'the workflow\'s time zone "Mars/Olympus_Mons" is unknown',
 		});
 	});
 });
@@ -144,25 +113,18 @@ describe.each(SEASONS)('wall-clock time of a zone to an instant, run %s', (_seas
 	it('Taken At Value and the EXIF date follow the same rule', () => {
 		const zone = 'Europe/Berlin';
 		const later = Date.UTC(2026, 10, 1);
-		expect(parseTakenAt('2026-10-25T02:30:00', zone, later)).toEqual({
-			ok: true,
-			value: Date.UTC(2026, 9, 25, 0, 30),
-		});
-		expect(parseTakenAt('2026-10-25 02:30', zone, later)).toEqual({
-			ok: true,
-			value: Date.UTC(2026, 9, 25, 0, 30),
-		});
-		expect(parseTakenAt('2026-03-29T02:30', zone, later)).toEqual({
-			ok: true,
-			value: Date.UTC(2026, 2, 29, 1, 30),
-		});
-		expect(toEpochMs({ dateTime: '2026-10-25T02:30:00' }, zone)).toBe(Date.UTC(2026, 9, 25, 0, 30));
-		expect(toEpochMs({ dateTime: '2026-03-29T02:30:00' }, zone)).toBe(Date.UTC(2026, 2, 29, 1, 30));
-		// an offset written with the time says which of the two it is
-		expect(parseTakenAt('2026-10-25T02:30:00+01:00', zone, later)).toEqual({
-			ok: true,
-			value: Date.UTC(2026, 9, 25, 1, 30),
-		});
+		const repeated = Date.UTC(2026, 9, 25, 0, 30);
+		const gap = Date.UTC(2026, 2, 29, 1, 30);
+		for (const [text, value] of [
+			['2026-10-25T02:30:00', repeated],
+			['2026-10-25 02:30', repeated],
+			['2026-03-29T02:30', gap],
+			// an offset written with the time says which of the two it is
+			['2026-10-25T02:30:00+01:00', Date.UTC(2026, 9, 25, 1, 30)],
+		] as const)
+			expect(parseTakenAt(text, zone, later)).toEqual({ ok: true, value });
+		expect(toEpochMs({ dateTime: '2026-10-25T02:30:00' }, zone)).toBe(repeated);
+		expect(toEpochMs({ dateTime: '2026-03-29T02:30:00' }, zone)).toBe(gap);
 	});
 
 	it('has no instant for an impossible date or an unknown zone', () => {
