@@ -72,17 +72,9 @@ describe('example: guest form to album', () => {
 		});
 		// a Form node after the trigger makes n8n answer with that page (the trigger's own answer is unused)
 		expect(form.parameters.responseMode).toBeUndefined();
-		const upload = nodeNamed(workflow, 'Upload to EventPics');
-		expect(upload.parameters).toMatchObject({ binaryPropertyName: '*' });
-		// a failed file becomes an item with outcome "failed", so the guest's page can name it
-		expect(upload.onError).toBe('continueRegularOutput');
-		expect(nodeNamed(workflow, 'Tell the guest')).toMatchObject({
-			type: 'n8n-nodes-base.form',
-			parameters: { operation: 'completion', respondWith: 'text' },
-		});
-		expect(workflow.connections['Upload to EventPics'].main).toEqual([
-			[{ node: 'Tell the guest', type: 'main', index: 0 }],
-		]);
+		// the ending page answers in text; Upload (every binary field, a failed file as an item) and
+		// the page's words: the runs below prove them
+		expect(nodeNamed(workflow, 'Tell the guest').parameters).toMatchObject({ respondWith: 'text' });
 	});
 
 	it('uploads every file of a submission into the album and thanks the guest', async () => {
@@ -159,8 +151,7 @@ describe('example: guest form to album', () => {
 		expect(result.outputs['Tell the guest'].map((item) => item.json)).toEqual([
 			{
 				title: 'Not every file arrived',
-				message:
-					'These did not arrive: notes.txt. Please send them again.',
+				message: 'These did not arrive: notes.txt. Please send them again.',
 			},
 		]);
 		expect(emu.uploads).toHaveLength(0);
