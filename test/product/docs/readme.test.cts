@@ -204,18 +204,6 @@ function tableNames(doc: string): string[] {
 }
 
 describe('README.md, docs/ and CONTRIBUTING.md', () => {
-	it('README gives a fresh clone the three commands: npm install, npm run demo, npm test', () => {
-		const blocks = [...readme.matchAll(/^```bash\n([^]*?)^```/gm)].map((match) => match[1]);
-		const commands = (block: string) =>
-			block.split('\n').map((line) => line.replace(/\s*#.*$/, '').trim());
-		expect(
-			blocks.some((block) => {
-				const lines = commands(block).filter(Boolean);
-				return lines.join('\n') === ['npm install', 'npm run demo', 'npm test'].join('\n');
-			}),
-		).toBe(true);
-	});
-
 	it('README names every field, option and choice of the node, so the reference cannot fall behind', () => {
 		const missing = labels(node.properties).filter((label) => !namedAsLabel(label));
 		expect(missing).toEqual([]);
@@ -322,11 +310,11 @@ describe('README.md, docs/ and CONTRIBUTING.md', () => {
 		expect(hits).toEqual([]);
 	});
 
-	it('README ends with a Development section: the three commands and a link to CONTRIBUTING.md', () => {
+	it("README ends with a Development section: a fresh clone's three commands and a link to CONTRIBUTING.md", () => {
 		const development = section(readme, 'Development');
-		expect(development).toContain('npm install');
-		expect(development).toContain('npm run demo');
-		expect(development).toMatch(/^npm test\b/m);
+		const block = /^```bash\n([^]*?)^```/m.exec(development)?.[1] ?? '';
+		const commands = block.split('\n').map((line) => line.replace(/\s*#.*$/, '').trim());
+		expect(commands.filter(Boolean)).toEqual(['npm install', 'npm run demo', 'npm test']);
 		expect(development).toContain('](CONTRIBUTING.md)');
 		const headings = [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
 		expect(headings.slice(-2)).toEqual(['Development', 'License']);
