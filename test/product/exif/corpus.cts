@@ -8,6 +8,16 @@ export const CORPUS_FILES = readdirSync(CORPUS_DIR)
 	.filter((name) => !/\.(js|sh|md)$/.test(name))
 	.sort();
 
+/** Every image of the EXIF corpus, the samples and the whole-file set: name and bytes. */
+export const FIXTURE_IMAGES = ['exif', 'samples', 'whole'].flatMap((folder) =>
+	readdirSync(join(CORPUS_DIR, '..', folder))
+		.filter((name) => !/\.(js|sh|md)$/.test(name))
+		.map((name) => ({
+			name,
+			bytes: new Uint8Array(readFileSync(join(CORPUS_DIR, '..', folder, name))),
+		})),
+);
+
 export function corpusFile(name: string): Uint8Array {
 	return new Uint8Array(readFileSync(join(CORPUS_DIR, name)));
 }

@@ -1,6 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import {
 	decideType,
 	extensionOf,
@@ -8,6 +5,7 @@ import {
 	sniff,
 	sniffText,
 } from '../../../nodes/EventPics/helpers/media';
+import { FIXTURE_IMAGES } from '../exif/corpus.cts';
 
 const bytes = (...parts: Array<number[] | string>) =>
 	Buffer.concat(
@@ -88,17 +86,10 @@ describe('sniff: what the first bytes are', () => {
 	});
 });
 
-/** Every photo of the fixtures: the EXIF corpus, the samples and the whole-file set. */
-const FIXTURES = join(__dirname, '..', '..', 'fixtures');
-const REAL = ['exif', 'samples', 'whole'].flatMap((folder) =>
-	readdirSync(join(FIXTURES, folder))
-		.filter((name) => !/\.(js|sh|md)$/.test(name))
-		.map((name) => ({ name, data: readFileSync(join(FIXTURES, folder, name)) }))
-		.filter(({ data }) => data.length > 0),
-);
+const REAL = FIXTURE_IMAGES.filter(({ bytes }) => bytes.length > 0);
 
 describe('real photos', () => {
-	it.each(REAL.map(({ name, data }) => [name, data] as const))(
+	it.each(REAL.map(({ name, bytes }) => [name, bytes] as const))(
 		'%s: media, not text, taken by its own name without a warning',
 		(name, data) => {
 			expect(sniff(data)?.media).toBe(true);
@@ -110,7 +101,7 @@ describe('real photos', () => {
 
 	it('the samples are photos of several formats', () => {
 		expect(REAL.length).toBeGreaterThan(30);
-		expect(new Set(REAL.map(({ data }) => sniff(data)?.label)).size).toBeGreaterThanOrEqual(8);
+		expect(new Set(REAL.map(({ bytes }) => sniff(bytes)?.label)).size).toBeGreaterThanOrEqual(8);
 	});
 });
 

@@ -1,17 +1,6 @@
-import { readdirSync, readFileSync } from 'fs';
-import { join } from 'path';
-
 import type { Wholeness } from '../../../nodes/EventPics/helpers/wholeness';
 import { wholenessCheck } from '../../../nodes/EventPics/helpers/wholeness';
-
-const FIXTURES = join(__dirname, '..', '..', 'fixtures');
-
-/** Every image of the EXIF corpus, the samples and the whole-file fixtures, by name. */
-const FILES = ['exif', 'samples', 'whole'].flatMap((folder) =>
-	readdirSync(join(FIXTURES, folder))
-		.filter((name) => !/\.(js|sh|md)$/.test(name))
-		.map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(FIXTURES, folder, name))) })),
-);
+import { FIXTURE_IMAGES as FILES } from '../exif/corpus.cts';
 
 /** The verdict on `bytes` pushed in pieces of `chunk` bytes, with its first MiB as the head. */
 function verdictOf(bytes: Uint8Array, chunk = 4096): Wholeness {
