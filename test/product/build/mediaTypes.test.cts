@@ -41,25 +41,19 @@ const knownTypes = Object.keys(mime.extensions);
 
 type Mismatch = { input: string; ours: string | false; mimeTypes: string | false };
 
-function lookupMismatches(inputs: string[]): Mismatch[] {
-	const out: Mismatch[] = [];
-	for (const input of inputs) {
-		const ours = lookupMediaType(input);
-		const theirs = mime.lookup(input);
-		if (ours !== theirs) out.push({ input, ours, mimeTypes: theirs });
-	}
-	return out;
+/** The inputs on which our function answers otherwise than mime-types'. */
+function mismatches(
+	ours: (input: string) => string | false,
+	theirs: (input: string) => string | false,
+	inputs: string[],
+): Mismatch[] {
+	return inputs
+		.map((input) => ({ input, ours: ours(input), mimeTypes: theirs(input) }))
+		.filter((row) => row.ours !== row.mimeTypes);
 }
-
-function extensionMismatches(inputs: string[]): Mismatch[] {
-	const out: Mismatch[] = [];
-	for (const input of inputs) {
-		const ours = extensionForMediaType(input);
-		const theirs = mime.extension(input);
-		if (ours !== theirs) out.push({ input, ours, mimeTypes: theirs });
-	}
-	return out;
-}
+const lookupMismatches = (inputs: string[]) => mismatches(lookupMediaType, mime.lookup, inputs);
+const extensionMismatches = (inputs: string[]) =>
+	mismatches(extensionForMediaType, mime.extension, inputs);
 
 describe('generated media type table', () => {
 	it('was generated from the installed mime-types and mime-db', () => {
