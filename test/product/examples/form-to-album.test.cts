@@ -8,11 +8,6 @@ import type { Emulator } from '../node/fixture.cts';
 import { startEmulator } from '../node/fixture.cts';
 import { example, nodeNamed, runExample, storedFile } from './run-example.cts';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const engine = require('../../tools/engine');
-const engineFile = async (data: Buffer, fileName: string, mimeType: string) =>
-	await engine.storeBinary(data, { fileName, mimeType });
-
 const SAMPLES = join(__dirname, '..', '..', 'fixtures', 'samples');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -142,7 +137,10 @@ describe('example: guest form to album', () => {
 					{
 						json: { name: 'Cy', photos: [], submittedAt: '2026-06-20T21:05:00.000+02:00' },
 						binary: {
-							photos_0: await engineFile(Buffer.from('just text'), 'notes.txt', 'text/plain'),
+							photos_0: await storedFile(Buffer.from('just text'), {
+								fileName: 'notes.txt',
+								mimeType: 'text/plain',
+							}),
 						},
 					},
 				],

@@ -222,9 +222,9 @@ export async function runExample(
 	})) as ExampleRun;
 }
 
-/** A file as n8n's file nodes output it: stored in the binary store (filesystem mode), with an id. */
+/** A file (a path or its bytes) as n8n's file nodes output it: stored in the binary store (filesystem mode), with an id. */
 export async function storedFile(
-	path: string,
+	path: string | Buffer,
 	options: { fileName?: string; mimeType?: string } = {},
 ) {
 	return await engine.storeBinary(path, options);
