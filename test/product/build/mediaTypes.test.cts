@@ -11,6 +11,7 @@ import {
 	extensionForMediaType,
 	lookupMediaType,
 } from '../../../nodes/EventPics/helpers/media';
+import { prng } from '../unit/prng.cts';
 
 const HELPERS = path.join(__dirname, '..', '..', '..', 'nodes', 'EventPics', 'helpers');
 /** The versions the committed table was generated from (the JSON's own record; the product reads no version). */
@@ -196,18 +197,6 @@ describe('extensionForMediaType equals mime.extension', () => {
 });
 
 describe('random inputs built from tricky pieces', () => {
-	// A small deterministic generator (mulberry32) so a failure is reproducible.
-	function random(seed: number): () => number {
-		let state = seed >>> 0;
-		return () => {
-			state = (state + 0x6d2b79f5) >>> 0;
-			let t = state;
-			t = Math.imul(t ^ (t >>> 15), t | 1);
-			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-			return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-		};
-	}
-
 	// the visible pieces, then whitespace and separators
 	const pieces = [
 		...'. .. / // ; " \\ : - + é 😀 k MZ x photo html json charset=utf-8 \u0130 \u212Amz'.split(
@@ -239,7 +228,7 @@ describe('random inputs built from tricky pieces', () => {
 	}
 
 	it('lookupMediaType and extensionForMediaType agree with mime-types on 20000 strings each', () => {
-		const next = random(20260101);
+		const next = prng(20260101);
 		const names = Array.from({ length: 20000 }, () => build(next));
 		const types = Array.from({ length: 20000 }, () => buildType(next));
 		const all = [...names, ...types];

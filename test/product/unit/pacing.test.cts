@@ -1,4 +1,5 @@
 import { Pacer, runPool } from '../../../nodes/EventPics/transport/pacing';
+import { prng } from './prng.cts';
 
 /** A hand-moved clock: `sleep` resolves when the clock gets to its time; nothing waits on real time. */
 function handClock() {
@@ -33,17 +34,6 @@ function handClock() {
 }
 
 type Clock = ReturnType<typeof handClock>;
-
-/** A deterministic series in [0, 1) (mulberry32). */
-function prng(seed: number) {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = Math.imul(state ^ (state >>> 15), 1 | state);
-		t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
-		return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-	};
-}
 
 /** At most `limit` let through in any second (refused calls do not count). */
 function slidingWindow(limit: number) {
@@ -82,7 +72,10 @@ async function uploadRun(
 	const retryAfterMs = options.noRetryAfter ? undefined : 1000;
 	const random = prng(files);
 	// a busy machine wakes the pacer's sleeps late, by up to lateMs
-	const late = { now: clock.now, sleep: async (ms: number) => await clock.sleep(ms + (options.lateMs ?? 0) * random()) };
+	const late = {
+		now: clock.now,
+		sleep: async (ms: number) => await clock.sleep(ms + (options.lateMs ?? 0) * random()),
+	};
 	const pacer = new Pacer({ max: 64, start: 4 }, 120_000, late);
 	const way = () => 2 + Math.floor(18 * random());
 	const run = { calls: 0, refused: 0, atOnce: 0, mostAtOnce: 0, rates: [] as number[] };
@@ -179,6 +172,17 @@ describe('Pacer: a later 429 measures a window the pacer may have held', () => {
 });
 
 describe('Pacer: the pauses', () => {
+	/** When each of `count` calls that ask at once is let through. */
+	const pacedTimes = async (clock: Clock, pacer: Pacer, count: number) => {
+		const times: number[] = [];
+		const call = async (index: number) => {
+			await pacer.paced();
+			times[index] = clock.now();
+		};
+		await clock.run(Promise.all(Array.from({ length: count }, (_, index) => call(index))));
+		return times;
+	};
+
 	it('the first 429 holds every call for its window, then lets them go 1/rate apart in call order', async () => {
 		const clock = handClock();
 		const pacer = new Pacer({ max: 8 }, 120_000, clock);
@@ -187,12 +191,7 @@ describe('Pacer: the pauses', () => {
 		pacer.throttled(1000, 0);
 		// 4 let through and this one: 5 a second, a shade under it as the level
 		expect(pacer.rate()).toBeCloseTo(4.9);
-		const times: number[] = [];
-		const calls = Array.from({ length: 4 }, async (_, index) => {
-			await pacer.paced();
-			times[index] = clock.now();
-		});
-		await clock.run(Promise.all(calls));
+		const times = await pacedTimes(clock, pacer, 4);
 		expect(times[0]).toBe(1000);
 		expect(times.slice(1).map((at, i) => Math.round(at - times[i]))).toEqual([204, 204, 204]);
 	});
@@ -202,15 +201,7 @@ describe('Pacer: the pauses', () => {
 		const pacer = new Pacer({ max: 8 }, 3000, clock);
 		pacer.throttled(60_000, 0);
 		expect(pacer.rate()).toBe(0.5);
-		const times: number[] = [];
-		await clock.run(
-			Promise.all(
-				Array.from({ length: 6 }, async (_, index) => {
-					await pacer.paced();
-					times[index] = clock.now();
-				}),
-			),
-		);
+		const times = await pacedTimes(clock, pacer, 6);
 		// every call waited at most 3 s from when it asked (the rate alone would space them 2 s apart)
 		expect(Math.max(...times)).toBeLessThanOrEqual(3000);
 		expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(3000);
