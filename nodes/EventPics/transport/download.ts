@@ -36,10 +36,7 @@ async function readable(stream: BinaryStream): Promise<void> {
 	});
 }
 
-/**
- * The first `size` bytes of a stream, read and put back in front of it for the store; `whole` when
- * the file ended within them (a stream takes no bytes back after its end: these are stored instead).
- */
+/** The first `size` bytes, put back for the store; `whole`: it ended within them (stored instead). */
 async function peek(stream: BinaryStream, size: number) {
 	const taken: Buffer[] = [];
 	let [length, failed] = [0, undefined as unknown];
@@ -90,10 +87,9 @@ function countPushes(stream: BinaryStream, maxBytes: number, watch: TransferWatc
 }
 
 /**
- * Downloads an http(s) address into n8n's binary store, once: redirects followed here, each hop
- * checked and connected to at its checked address (egress.ts); never more than `maxBytes` (by
- * Content-Length, then while reading); no byte for Timeout, or under 256 kbit/s after it, ends it.
- * Its first 4 KiB (`head`) come before anything is stored; then the caller calls `store` or `cancel`.
+ * Downloads an http(s) address into n8n's binary store: each redirect hop checked and connected to at
+ * its checked address (egress.ts); at most `maxBytes`; no byte for Timeout, or under 256 kbit/s after,
+ * ends it. Its first 4 KiB (`head`) come before anything is stored; the caller `store`s or `cancel`s.
  */
 export async function startDownload(
 	ctx: IExecuteFunctions,
@@ -171,7 +167,7 @@ function nextHop(url: URL, response: IN8nHttpFullResponse, redirects: number, ad
 	return new URL(location, url);
 }
 
-/** The file's size by its Content-Length, unless compressed (then that is not the size of the file). */
+/** The file's size by its Content-Length, unless compressed. */
 function fileLength(headers: IN8nHttpFullResponse['headers']): number | undefined {
 	const encoded = headerText(headers, 'content-encoding');
 	const declared = Number(headerText(headers, 'content-length'));
