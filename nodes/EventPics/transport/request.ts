@@ -104,22 +104,25 @@ export async function readAnswer(
 	signal.addEventListener('abort', stop, { once: true });
 	const chunks: Buffer[] = [];
 	let size = 0;
+	let failure: EventPicsError | undefined;
 	try {
-		// leaving the loop (the throw) destroys the stream
 		for await (const chunk of stream) {
 			const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 			size += bytes.length;
 			facts.onBytes?.(bytes.length);
-			if (size > maxBytes)
-				throw new EventPicsError('tooLarge', { ...facts, detail: shownSize(maxBytes) });
+			if (size > maxBytes) {
+				stream.destroy();
+				failure = new EventPicsError('tooLarge', { ...facts, detail: shownSize(maxBytes) });
+				break;
+			}
 			chunks.push(bytes);
 		}
 	} catch (error) {
-		if (error instanceof EventPicsError) throw error;
-		if (!signal.aborted) throw networkFacts(facts.step, error);
+		failure = signal.aborted ? undefined : networkFacts(facts.step, error);
 	} finally {
 		signal.removeEventListener('abort', stop);
 	}
+	if (failure) throw failure;
 	if (signal.aborted) throw new EventPicsError('deadline', facts);
 	return Buffer.concat(chunks);
 }
@@ -282,33 +285,35 @@ export async function withRetries<T>(
 	let waitedMs = 0;
 	let counted = 0;
 	for (let attemptNumber = 1; ; attemptNumber++) {
+		let error: unknown;
 		try {
 			return await attempt(attemptNumber);
-		} catch (error) {
-			if (!(error instanceof EventPicsError)) throw error;
-			const decision = decide(error);
-			const asked = error.facts.retryAfterMs ?? 0;
-			const paced = error.kind === 'rateLimited' && asked >= 1000;
-			if (!paced) counted++;
-			const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptNumber - 1));
-			const backoff = paced
-				? policy.baseDelayMs / 2
-				: Math.round(step / 2 + (Math.random() * step) / 2);
-			const delay = decision === 'now' ? 0 : Math.max(asked, backoff);
-			const last = counted >= policy.maxAttempts || attemptNumber >= policy.maxAttempts * 4;
-			const stop = last || decision === 'stop';
-			// waitedMs never passes Max Total Wait, so only a wait (not 'now') can go over it
-			const over = !stop && waitedMs + delay > policy.maxTotalWaitMs;
-			if (stop || over) {
-				const leftMs = policy.maxTotalWaitMs - waitedMs;
-				const waitRefused = over && asked > 0 ? { askedMs: delay, leftMs } : undefined;
-				const tries = { attempts: attemptNumber, elapsedMs: Date.now() - startedAt, waitRefused };
-				error.facts = { ...error.facts, tries };
-				throw error;
-			}
-			if (delay > 0) await sleep(delay);
-			waitedMs += delay;
+		} catch (thrown) {
+			error = thrown;
 		}
+		if (!(error instanceof EventPicsError)) throw error;
+		const decision = decide(error);
+		const asked = error.facts.retryAfterMs ?? 0;
+		const paced = error.kind === 'rateLimited' && asked >= 1000;
+		if (!paced) counted++;
+		const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptNumber - 1));
+		const backoff = paced
+			? policy.baseDelayMs / 2
+			: Math.round(step / 2 + (Math.random() * step) / 2);
+		const delay = decision === 'now' ? 0 : Math.max(asked, backoff);
+		const last = counted >= policy.maxAttempts || attemptNumber >= policy.maxAttempts * 4;
+		const stop = last || decision === 'stop';
+		// waitedMs never passes Max Total Wait, so only a wait (not 'now') can go over it
+		const over = !stop && waitedMs + delay > policy.maxTotalWaitMs;
+		if (stop || over) {
+			const leftMs = policy.maxTotalWaitMs - waitedMs;
+			const waitRefused = over && asked > 0 ? { askedMs: delay, leftMs } : undefined;
+			const tries = { attempts: attemptNumber, elapsedMs: Date.now() - startedAt, waitRefused };
+			error.facts = { ...error.facts, tries };
+			throw error;
+		}
+		if (delay > 0) await sleep(delay);
+		waitedMs += delay;
 	}
 }
 
