@@ -39,22 +39,16 @@ async function readable(stream: BinaryStream): Promise<void> {
 /** The first `size` bytes, put back for the store; `whole`: it ended within them (stored instead). */
 async function peek(stream: BinaryStream, size: number) {
 	const taken: Buffer[] = [];
-	let [length, failed] = [0, undefined as unknown];
-	const onError = (error: unknown) => void (failed ??= error);
-	stream.on('error', onError);
-	try {
-		while (length < size && failed === undefined && !stream.readableEnded && !stream.destroyed) {
-			const chunk = stream.read() as Buffer | null;
-			if (chunk === null) await readable(stream);
-			else {
-				taken.push(chunk);
-				length += chunk.length;
-			}
+	for (let length = 0; length < size && !stream.readableEnded;) {
+		// a failure comes while `readable` waits (its listener catches it), and stays in `errored`
+		if (stream.errored || stream.destroyed) throw stream.errored ?? new Error('closed');
+		const chunk = stream.read() as Buffer | null;
+		if (chunk === null) await readable(stream);
+		else {
+			taken.push(chunk);
+			length += chunk.length;
 		}
-	} finally {
-		stream.removeListener('error', onError);
 	}
-	if (failed !== undefined) throw failed;
 	const whole = stream.readableEnded;
 	if (!whole) for (let i = taken.length - 1; i >= 0; i--) stream.unshift(taken[i]);
 	return { bytes: Buffer.concat(taken), whole };

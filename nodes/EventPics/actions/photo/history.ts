@@ -99,10 +99,8 @@ export class RunHistory {
 	}
 
 	private entry = (kind: 'checked' | 'uploaded', key: string) => `${kind}:${this.account}/${key}`;
-	private entries = (kind: 'checked' | 'uploaded', keys: string[]) =>
-		keys.map((key) => this.entry(kind, key));
-	private both = (keys: string[]) =>
-		keys.flatMap((key) => [this.entry('checked', key), this.entry('uploaded', key)]);
+	private entries = (keys: string[], ...kinds: Array<'checked' | 'uploaded'>) =>
+		keys.flatMap((key) => kinds.map((kind) => this.entry(kind, key)));
 	private where = (key: string) => `${this.ctx.getWorkflow().id ?? ''}\u0000${this.account}/${key}`;
 
 	/** Which keys were uploaded before, in one turn; what asking "uploaded" wrote is taken back. */
@@ -121,25 +119,21 @@ export class RunHistory {
 	}
 
 	private async findKnown(): Promise<void> {
-		const checked = await this.ask(this.entries('checked', this.keys), this.attempt);
+		const checked = await this.ask(this.entries(this.keys, 'checked'), this.attempt);
 		this.addedByCheck = checked.added.length;
 		const asked = this.keys.filter((key) => checked.seen.has(this.entry('checked', key)));
 		if (asked.length === 0) return;
-		const uploaded = await this.ask(this.entries('uploaded', asked), this.attempt);
+		const uploaded = await this.ask(this.entries(asked, 'uploaded'), this.attempt);
 		if (uploaded.added.length > 0) await this.forget(uploaded.added, this.attempt);
 		for (const key of asked)
 			if (uploaded.seen.has(this.entry('uploaded', key))) this.known.add(key);
 	}
 
-	private spaced(startedAt: number): number {
-		const now = Date.now();
-		return now + Math.max(RECORD_EVERY_MS, RECORD_SPACING * (now - startedAt));
-	}
+	private spaced = (startedAt: number) =>
+		Date.now() + Math.max(RECORD_EVERY_MS, RECORD_SPACING * (Date.now() - startedAt));
 
 	/** Who in this process is uploading `key` (or uploaded it, not yet in the history). */
-	claimOf(key: string): Claim | undefined {
-		return claims.get(this.where(key));
-	}
+	claimOf = (key: string) => claims.get(this.where(key));
 
 	/** Claims `key` for an item of this run; the function returned says, once, whether the file arrived. */
 	claim(key: string, itemIndex: number): (arrived: boolean) => void {
@@ -181,7 +175,7 @@ export class RunHistory {
 		const keys = this.pending.splice(0);
 		const startedAt = Date.now();
 		// a batch that fails is recorded at the end of the run with all the others
-		this.inCall = this.ask(this.both(keys)).then(
+		this.inCall = this.ask(this.entries(keys, 'checked', 'uploaded')).then(
 			() => this.recorded(keys),
 			() => undefined,
 		);
@@ -218,7 +212,7 @@ export class RunHistory {
 				() => done,
 			);
 			this.recorded(done);
-			if (left.length > 0) await this.forget(this.entries('checked', left)).catch(() => undefined);
+			if (left.length > 0) await this.forget(this.entries(left, 'checked')).catch(() => undefined);
 			const entries = Math.min(HISTORY_ENTRIES, (count ?? 0) + 2 * done.length);
 			return {
 				unrecorded,
@@ -239,7 +233,7 @@ export class RunHistory {
 	 * an editor or CLI run only when it had to add a "checked" entry, which only another writer removes.
 	 */
 	private async record(keys: string[]): Promise<void> {
-		const entries = this.both(keys);
+		const entries = this.entries(keys, 'checked', 'uploaded');
 		const { added } = await this.ask(entries);
 		let again = this.shared || added.some((entry) => entry.startsWith('checked:'));
 		for (let round = 0; again && round < RECHECKS; round++) {
