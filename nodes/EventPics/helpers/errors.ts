@@ -183,10 +183,7 @@ const WORDS = {
 		summary: (f) => `The File URL ${f.detail}: ${f.url}`,
 		advice: () => 'Use the final address of the file.',
 	},
-} satisfies Record<
-	string,
-	{ summary: (f: Facts) => string; advice: (f: Facts, n: Names) => string }
->;
+} satisfies Record<string, Record<'summary' | 'advice', (f: Facts, n: Names) => string>>;
 export type Kind = keyof typeof WORDS;
 
 /** A failure, thrown where it is found; its message is its kind's summary. */

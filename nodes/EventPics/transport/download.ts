@@ -165,9 +165,8 @@ function nextHop(url: URL, response: IN8nHttpFullResponse, redirects: number, ad
 function fileLength(headers: IN8nHttpFullResponse['headers']): number | undefined {
 	const encoded = headerText(headers, 'content-encoding');
 	const declared = Number(headerText(headers, 'content-length'));
-	return Number.isSafeInteger(declared) && declared >= 0 && (!encoded || encoded === 'identity')
-		? declared
-		: undefined;
+	const identity = !encoded || encoded === 'identity';
+	return Number.isSafeInteger(declared) && declared >= 0 && identity ? declared : undefined;
 }
 
 /** The failures of a download that came: larger than Max File Size, or broken off. */

@@ -11,7 +11,6 @@ import { jsonParse, NodeOperationError, sleep } from 'n8n-workflow';
 import { checkBaseUrl } from '../helpers/baseUrl';
 import type { Facts, Kind, Step } from '../helpers/errors';
 import { EventPicsError, isNetworkCode } from '../helpers/errors';
-import type { EventSummary } from '../helpers/events';
 import { parseEvents } from '../helpers/events';
 import { headerText, shownSize } from '../helpers/text';
 
@@ -139,11 +138,7 @@ export function parseBody(bytes: Buffer, statusCode = 200): unknown {
  * What ended a request without an answer: n8n's SSRF refusal or a network code, in the error or its
  * causes; else the error as thrown (n8n can fail before sending: no network failure to check).
  */
-export function networkFacts(
-	step: Step,
-	error: unknown,
-	more: Partial<Facts> = {},
-): EventPicsError {
+export function networkFacts(step: Step, error: unknown, more: Partial<Facts> = {}) {
 	let thrown = 'an error without a message';
 	for (let cause = error as IDataObject | undefined, depth = 0; cause && depth < 5; depth++) {
 		const { name, description, code, message } = cause;
@@ -318,11 +313,7 @@ export async function withRetries<T>(
 }
 
 /** GET /geteventsandalbums: the events of the key, albums read by `id` or `albumId`. */
-export async function listEvents(
-	ctx: Context,
-	baseUrl: string,
-	policy: Policy,
-): Promise<EventSummary[]> {
+export async function listEvents(ctx: Context, baseUrl: string, policy: Policy) {
 	return await withRetries(policy, async () => {
 		const events = parseEvents(await callApi(ctx, 'geteventsandalbums', baseUrl, policy.timeoutMs));
 		if (events) return events;

@@ -159,11 +159,9 @@ export class RunHistory {
 		};
 	}
 
+	/** `keys` are done, so claimed by this run (claim() set `owned` before it can add to `done`). */
 	private recorded(keys: string[]): void {
-		for (const key of keys) {
-			const claim = this.owned.get(key);
-			if (claim) claim.recordedAt = Date.now();
-		}
+		for (const key of keys) this.owned.get(key)!.recordedAt = Date.now();
 		prune();
 	}
 
