@@ -148,10 +148,8 @@ export class RunHistory {
 			if (settled) return;
 			settled = true;
 			settle(arrived);
-			if (!arrived) {
-				if (claims.get(where) === claim) claims.delete(where);
-				return;
-			}
+			if (!arrived && claims.get(where) === claim) claims.delete(where);
+			if (!arrived) return;
 			// recorded with the next batch, and at the end
 			this.done.add(key);
 			this.pending.push(key);
@@ -173,10 +171,9 @@ export class RunHistory {
 		const keys = this.pending.splice(0);
 		const startedAt = Date.now();
 		// a batch that fails is recorded at the end of the run with all the others
-		this.inCall = this.ask(this.entries(keys, 'checked', 'uploaded')).then(
-			() => this.recorded(keys),
-			() => undefined,
-		);
+		this.inCall = this.ask(this.entries(keys, 'checked', 'uploaded'))
+			.then(() => this.recorded(keys))
+			.catch(() => undefined);
 		await this.inCall;
 		this.nextRecordAt = this.spaced(startedAt);
 		this.recording = this.pending.length > 0 && !this.finished ? this.recordLater() : undefined;
@@ -205,10 +202,7 @@ export class RunHistory {
 			const count =
 				done.length + left.length > 0 ? await this.count().catch(() => undefined) : undefined;
 			const recording = done.length > 0 ? this.record(done) : Promise.resolve();
-			const unrecorded = await recording.then(
-				() => [],
-				() => done,
-			);
+			const unrecorded = await recording.then((): string[] => []).catch(() => done);
 			this.recorded(done);
 			if (left.length > 0) await this.forget(this.entries(left, 'checked')).catch(() => undefined);
 			const entries = Math.min(HISTORY_ENTRIES, (count ?? 0) + 2 * done.length);
@@ -236,10 +230,9 @@ export class RunHistory {
 		let again = this.shared || added.some((entry) => entry.startsWith('checked:'));
 		for (let round = 0; again && round < RECHECKS; round++) {
 			await sleep(RECHECK_PAUSE_MS);
-			again = await this.ask(entries).then(
-				(looked) => looked.added.length > 0,
-				() => false,
-			);
+			again = await this.ask(entries)
+				.then((looked) => looked.added.length > 0)
+				.catch(() => false);
 		}
 	}
 
