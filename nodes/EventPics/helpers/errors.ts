@@ -23,20 +23,16 @@ export interface Facts {
 	/** What the service (its Error object, or the storage's XML error) said: shown cut and redacted. */
 	said?: { code?: string; message?: string; details?: unknown };
 	retryAfterMs?: number;
-	/** The kind's own fragment: where a redirect goes, why an address is refused, how far a transfer came. */
-	detail?: string;
-	/** A second fragment, where the kind has one (what an internal address is). */
-	reason?: string;
-	/** The File URL (or a hop of it) as shown: without user name and password. */
-	url?: string;
+	detail?: string; // the kind's own fragment: where a redirect goes, how far a transfer came
+	reason?: string; // a second fragment (what an internal address is)
+	url?: string; // the File URL (or a hop of it) without user name and password
 	timeoutMs?: number;
 	tries?: {
 		attempts: number;
 		elapsedMs: number;
 		waitRefused?: { askedMs: number; leftMs: number };
 	};
-	/** Tries of an upload that broke off while the file was moving, one sentence each. */
-	broken?: string[];
+	broken?: string[]; // tries of an upload that broke off while the file moved, a sentence each
 }
 
 /**
@@ -63,7 +59,7 @@ const NETWORK: Array<[RegExp, string]> = [
 export const isNetworkCode = (code: string) =>
 	NETWORK.some(([pattern]) => pattern.test(code)) || /^E(?!RR_)[A-Z0-9_]+$/.test(code);
 
-/** The option names and places a caller's advice fills in (the operation's words). */
+/** The option names a caller's advice fills in (the operation's words). */
 export type Names = Partial<Record<'timeout' | 'wait' | 'rate' | 'internal' | 'maxSize', string>>;
 
 const NOT_THE_API =
@@ -187,10 +183,7 @@ const WORDS = {
 		summary: (f) => `The File URL ${f.detail}: ${f.url}`,
 		advice: () => 'Use the final address of the file.',
 	},
-} satisfies Record<
-	string,
-	{ summary: (f: Facts) => string; advice: (f: Facts, n: Names) => string }
->;
+} satisfies Record<string, Record<'summary' | 'advice', (f: Facts, n: Names) => string>>;
 export type Kind = keyof typeof WORDS;
 
 /** A failure, thrown where it is found; its message is its kind's summary. */
@@ -206,12 +199,11 @@ export class EventPicsError extends Error {
 
 const MAX_TEXT = 2000;
 
-/** A caller's own words for some kinds (the trigger's, the credential test's), and its option names. */
+/** A caller's own words for some kinds (the trigger's), its option names, words after any advice. */
 export interface Voice {
 	names?: Names;
 	summary?: Partial<Record<Kind, string>>;
 	advice?: Partial<Record<Kind, string>>;
-	/** Said after the advice, whatever the kind (the trigger: nothing it saw is lost). */
 	after?: string;
 }
 

@@ -36,28 +36,19 @@ async function readable(stream: BinaryStream): Promise<void> {
 	});
 }
 
-/**
- * The first `size` bytes of a stream, read and put back in front of it for the store; `whole` when
- * the file ended within them (a stream takes no bytes back after its end: these are stored instead).
- */
+/** The first `size` bytes, put back for the store; `whole`: it ended within them (stored instead). */
 async function peek(stream: BinaryStream, size: number) {
 	const taken: Buffer[] = [];
-	let [length, failed] = [0, undefined as unknown];
-	const onError = (error: unknown) => void (failed ??= error);
-	stream.on('error', onError);
-	try {
-		while (length < size && failed === undefined && !stream.readableEnded && !stream.destroyed) {
-			const chunk = stream.read() as Buffer | null;
-			if (chunk === null) await readable(stream);
-			else {
-				taken.push(chunk);
-				length += chunk.length;
-			}
+	for (let length = 0; length < size && !stream.readableEnded;) {
+		// a failure comes while `readable` waits (its listener catches it), and stays in `errored`
+		if (stream.errored || stream.destroyed) throw stream.errored ?? new Error('closed');
+		const chunk = stream.read() as Buffer | null;
+		if (chunk === null) await readable(stream);
+		else {
+			taken.push(chunk);
+			length += chunk.length;
 		}
-	} finally {
-		stream.removeListener('error', onError);
 	}
-	if (failed !== undefined) throw failed;
 	const whole = stream.readableEnded;
 	if (!whole) for (let i = taken.length - 1; i >= 0; i--) stream.unshift(taken[i]);
 	return { bytes: Buffer.concat(taken), whole };
@@ -90,10 +81,9 @@ function countPushes(stream: BinaryStream, maxBytes: number, watch: TransferWatc
 }
 
 /**
- * Downloads an http(s) address into n8n's binary store, once: redirects followed here, each hop
- * checked and connected to at its checked address (egress.ts); never more than `maxBytes` (by
- * Content-Length, then while reading); no byte for Timeout, or under 256 kbit/s after it, ends it.
- * Its first 4 KiB (`head`) come before anything is stored; then the caller calls `store` or `cancel`.
+ * Downloads an http(s) address into n8n's binary store: each redirect hop checked and connected to at
+ * its checked address (egress.ts); at most `maxBytes`; no byte for Timeout, or under 256 kbit/s after,
+ * ends it. Its first 4 KiB (`head`) come before anything is stored; the caller `store`s or `cancel`s.
  */
 export async function startDownload(
 	ctx: IExecuteFunctions,
@@ -171,13 +161,12 @@ function nextHop(url: URL, response: IN8nHttpFullResponse, redirects: number, ad
 	return new URL(location, url);
 }
 
-/** The file's size by its Content-Length, unless compressed (then that is not the size of the file). */
+/** The file's size by its Content-Length, unless compressed. */
 function fileLength(headers: IN8nHttpFullResponse['headers']): number | undefined {
 	const encoded = headerText(headers, 'content-encoding');
 	const declared = Number(headerText(headers, 'content-length'));
-	return Number.isSafeInteger(declared) && declared >= 0 && (!encoded || encoded === 'identity')
-		? declared
-		: undefined;
+	const identity = !encoded || encoded === 'identity';
+	return Number.isSafeInteger(declared) && declared >= 0 && identity ? declared : undefined;
 }
 
 /** The failures of a download that came: larger than Max File Size, or broken off. */

@@ -11,7 +11,6 @@ import { jsonParse, NodeOperationError, sleep } from 'n8n-workflow';
 import { checkBaseUrl } from '../helpers/baseUrl';
 import type { Facts, Kind, Step } from '../helpers/errors';
 import { EventPicsError, isNetworkCode } from '../helpers/errors';
-import type { EventSummary } from '../helpers/events';
 import { parseEvents } from '../helpers/events';
 import { headerText, shownSize } from '../helpers/text';
 
@@ -19,9 +18,8 @@ import { headerText, shownSize } from '../helpers/text';
 export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /**
- * Tries (the first included), their summed waits, the backoff's first step and its cap. timeoutMs:
- * each call's deadline, a PUT's or download's longest stall; the service answers in well under a
- * second and S3-like storage drops a connection idle for about 20 s, so only what is stuck ends.
+ * Tries (the first included), their summed waits, the backoff's first step and cap. timeoutMs: a call's
+ * deadline, a transfer's longest stall (S3-like storage drops a connection idle ~20 s): only the stuck end.
  */
 export const DEFAULT_POLICY = Object.freeze({
 	maxAttempts: 8,
@@ -32,10 +30,8 @@ export const DEFAULT_POLICY = Object.freeze({
 });
 export type Policy = Record<keyof typeof DEFAULT_POLICY, number>;
 
-/** An answer body as n8n hands it out with `encoding: 'stream'` (a Node.js readable stream). */
-export interface AnswerStream extends AsyncIterable<Buffer | string> {
-	destroy: (error?: Error) => void;
-}
+/** An answer body as n8n hands it out with `encoding: 'stream'`. */
+export type AnswerStream = AsyncIterable<Buffer | string> & { destroy: (error?: Error) => void };
 
 export const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
@@ -56,9 +52,8 @@ export function callerWith<T extends Context>(ctx: T, signal: AbortSignal): T {
 export type TransferWatch = ReturnType<typeof watchTransfer>;
 
 /**
- * A watchdog over one transfer on n8n's `sleep`: the caller counts bytes (`moved`, or `quietFor` when
- * none are due for a while); it aborts `signal` when none moved for `stallMs`, below
- * `minBytesPerSecond` once `stallMs` has passed, or at `deadlineMs`; four looks per limit, at most 1/s.
+ * A watchdog over one transfer: the caller counts bytes (`moved`; `quietFor`: none due for a while); it
+ * aborts `signal` when none moved for `stallMs`, below `minBytesPerSecond` after it, or at `deadlineMs`.
  */
 export function watchTransfer(limits: {
 	stallMs: number;
@@ -96,10 +91,7 @@ export function watchTransfer(limits: {
 	return watch;
 }
 
-/**
- * An answer body, never more than `maxBytes` and never past `signal` (a server that drips a byte now
- * and then cannot hold the node). Throws 'tooLarge', 'deadline', or the network error.
- */
+/** An answer body, at most `maxBytes`, never past `signal` (a server that drips cannot hold the node). */
 export async function readAnswer(
 	stream: AnswerStream,
 	maxBytes: number,
@@ -144,14 +136,9 @@ export function parseBody(bytes: Buffer, statusCode = 200): unknown {
 
 /**
  * What ended a request without an answer: n8n's SSRF refusal or a network code, in the error or its
- * causes; else the error as thrown (n8n's helpers can fail before sending: called a network failure,
- * it would send the user to check a network that works).
+ * causes; else the error as thrown (n8n can fail before sending: no network failure to check).
  */
-export function networkFacts(
-	step: Step,
-	error: unknown,
-	more: Partial<Facts> = {},
-): EventPicsError {
+export function networkFacts(step: Step, error: unknown, more: Partial<Facts> = {}) {
 	let thrown = 'an error without a message';
 	for (let cause = error as IDataObject | undefined, depth = 0; cause && depth < 5; depth++) {
 		const { name, description, code, message } = cause;
@@ -189,7 +176,7 @@ const KINDS: Record<number, Kind> = { 400: 'badRequest', 401: 'unauthorized', 42
 export function statusError(
 	step: Step,
 	statusCode: number,
-	headers: Record<string, unknown>,
+	headers: Record<string, unknown> | undefined,
 	body: unknown,
 ) {
 	const api = step === 'geteventsandalbums' || step === 'getuploadurl';
@@ -210,9 +197,8 @@ export function statusError(
 const MAX_ANSWER = { geteventsandalbums: 4 * 1024 * 1024, getuploadurl: 64 * 1024 };
 
 /**
- * One call to the service, its 2xx body parsed: the credential applied by n8n (or the key in
- * getuploadurl's `body`, all the API asks, sparing about 1 ms a file); no redirect followed (the key
- * would go along); a deadline for the whole call; at most MAX_ANSWER read.
+ * One call to the service, its 2xx body parsed: the credential applied by n8n (or the key in the body of
+ * getuploadurl, sparing ~1 ms a file); no redirect followed (the key would go along); one deadline.
  */
 async function callApi(
 	ctx: Context,
@@ -250,15 +236,13 @@ async function callApi(
 			? new EventPicsError('deadline', { step, timeoutMs })
 			: networkFacts(step, error);
 	})) as IN8nHttpFullResponse;
-	const { statusCode } = response;
-	const headers = (response.headers ?? {}) as Record<string, unknown>;
+	const { statusCode, headers } = response;
 	const stream = response.body as AnswerStream;
 	if (REDIRECTS.has(statusCode)) {
 		stream.destroy();
 		const location = headerText(headers, 'location') ?? '';
 		const target = URL.canParse(location, full.url) ? new URL(location, full.url) : undefined;
-		const web = target && ['http:', 'https:'].includes(target.protocol);
-		const detail = web ? target.origin : target?.protocol;
+		const detail = target && /^https?:$/.test(target.protocol) ? target.origin : target?.protocol;
 		throw new EventPicsError('redirect', { step, statusCode, detail });
 	}
 	const bytes = await readAnswer(stream, MAX_ANSWER[step], signal, { step, statusCode, timeoutMs });
@@ -267,7 +251,6 @@ async function callApi(
 	return parsed;
 }
 
-/** An answer of 200 that is not what the API returns. */
 const malformed = (step: Step, detail: string) =>
 	new EventPicsError('malformed', { step, statusCode: 200, detail });
 
@@ -275,53 +258,53 @@ const TRANSIENT_CODES =
 	/^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_CONNECTION_TIMEOUT|ERR_STREAM_PREMATURE_CLOSE|UND_ERR_SOCKET)$/;
 
 /** A failure worth another try: 408, 429, 500, 502-504, a deadline or stall, a connection lost on the way. */
-export function isTransient(error: EventPicsError): boolean {
-	const { statusCode, networkCode } = error.facts;
-	if (['deadline', 'stalled', 'tooSlow'].includes(error.kind)) return true;
-	if (statusCode !== undefined) return [408, 429, 500, 502, 503, 504].includes(statusCode);
-	return error.kind === 'noAnswer' && TRANSIENT_CODES.test(networkCode ?? '');
+export function isTransient({ kind, facts }: EventPicsError): boolean {
+	if (['deadline', 'stalled', 'tooSlow'].includes(kind)) return true;
+	if (facts.statusCode !== undefined)
+		return [408, 429, 500, 502, 503, 504].includes(facts.statusCode);
+	return kind === 'noAnswer' && TRANSIENT_CODES.test(facts.networkCode ?? '');
 }
 
 /**
- * Runs `attempt` until it succeeds, `decide` stops it, or the tries or total wait are used up; the
- * last error is thrown with its tries. A try waits its backoff (exponential, jittered) or a longer
- * Retry-After. A 429 asking for a second or more is pacing, not failing: it is not counted against
- * Max Attempts (four times that bounds all tries). A wait past Max Total Wait ends the tries at once.
+ * Runs `attempt` until it succeeds, `decide` stops it, or the tries or total wait are used up, waiting
+ * its jittered backoff or a longer Retry-After. A 429 asking for 1 s or more is pacing: not counted
+ * against Max Attempts (four times that bounds all tries). A wait past Max Total Wait ends at once.
  */
 export async function withRetries<T>(
 	policy: Policy,
 	attempt: (attemptNumber: number) => Promise<T>,
-	decide: (error: EventPicsError) => 'retry' | 'now' | 'stop' = (error) =>
+	decide = (error: EventPicsError): 'retry' | 'now' | 'stop' =>
 		isTransient(error) ? 'retry' : 'stop',
-	random: () => number = Math.random,
 ): Promise<T> {
 	const startedAt = Date.now();
-	let [waitedMs, counted] = [0, 0];
+	let waitedMs = 0;
+	let counted = 0;
 	for (let attemptNumber = 1; ; attemptNumber++) {
-		const tried = await attempt(attemptNumber).then(
-			(value) => ({ value }),
-			(thrown: unknown) => ({ thrown }),
-		);
-		if ('value' in tried) return tried.value;
-		if (!(tried.thrown instanceof EventPicsError)) throw tried.thrown;
-		const error = tried.thrown;
+		let error: unknown;
+		try {
+			return await attempt(attemptNumber);
+		} catch (thrown) {
+			error = thrown;
+		}
+		if (!(error instanceof EventPicsError)) throw error;
 		const decision = decide(error);
 		const asked = error.facts.retryAfterMs ?? 0;
 		const paced = error.kind === 'rateLimited' && asked >= 1000;
 		if (!paced) counted++;
-		const tries = { attempts: attemptNumber, elapsedMs: Date.now() - startedAt };
-		const last = counted >= policy.maxAttempts || attemptNumber >= policy.maxAttempts * 4;
-		if (decision === 'stop' || last) {
-			error.facts = { ...error.facts, tries };
-			throw error;
-		}
 		const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptNumber - 1));
-		const backoff = paced ? policy.baseDelayMs / 2 : Math.round(step / 2 + (random() * step) / 2);
+		const backoff = paced
+			? policy.baseDelayMs / 2
+			: Math.round(step / 2 + (Math.random() * step) / 2);
 		const delay = decision === 'now' ? 0 : Math.max(asked, backoff);
-		if (waitedMs + delay > policy.maxTotalWaitMs) {
-			const leftMs = Math.max(0, policy.maxTotalWaitMs - waitedMs);
-			const waitRefused = asked > 0 && decision !== 'now' ? { askedMs: delay, leftMs } : undefined;
-			error.facts = { ...error.facts, tries: { ...tries, waitRefused } };
+		const last = counted >= policy.maxAttempts || attemptNumber >= policy.maxAttempts * 4;
+		const stop = last || decision === 'stop';
+		// waitedMs never passes Max Total Wait, so only a wait (not 'now') can go over it
+		const over = !stop && waitedMs + delay > policy.maxTotalWaitMs;
+		if (stop || over) {
+			const leftMs = policy.maxTotalWaitMs - waitedMs;
+			const waitRefused = over && asked > 0 ? { askedMs: delay, leftMs } : undefined;
+			const tries = { attempts: attemptNumber, elapsedMs: Date.now() - startedAt, waitRefused };
+			error.facts = { ...error.facts, tries };
 			throw error;
 		}
 		if (delay > 0) await sleep(delay);
@@ -330,11 +313,7 @@ export async function withRetries<T>(
 }
 
 /** GET /geteventsandalbums: the events of the key, albums read by `id` or `albumId`. */
-export async function listEvents(
-	ctx: Context,
-	baseUrl: string,
-	policy: Policy,
-): Promise<EventSummary[]> {
+export async function listEvents(ctx: Context, baseUrl: string, policy: Policy) {
 	return await withRetries(policy, async () => {
 		const events = parseEvents(await callApi(ctx, 'geteventsandalbums', baseUrl, policy.timeoutMs));
 		if (events) return events;

@@ -17,23 +17,19 @@ const STORE = { mode: 'entries' as const, maxEntries: HISTORY_ENTRIES };
 /** Part of every entry's account: histories of another format never match. */
 const FORMAT = 'eventpics-history-4';
 /**
- * Records during the run: at least RECORD_EVERY_MS apart and RECORD_SPACING times the last call's
- * time, so a kill uploads again only what was confirmed within it, and the store is written a few
- * times a run, not per file. After the end's record: RECHECKS looks, RECHECK_PAUSE_MS apart.
+ * Records during the run, at least RECORD_EVERY_MS and RECORD_SPACING times the last call apart: a kill
+ * uploads again only what was confirmed within it, the store is written a few times a run, not per file.
  */
 const RECORD_EVERY_MS = 1000;
 const RECORD_SPACING = 10;
 const RECHECK_PAUSE_MS = 1000;
 const RECHECKS = 8;
-/** The longest single pause while a record waits for its time (see recordLater). */
 const WAIT_STEP_MS = 200;
 
-/** The key under which an upload is remembered: the event, the album and the file's content or File ID. */
 export const historyKey = (linkId: string, albumId: string | undefined, fileKey: string) =>
 	`${linkId}/${albumId ?? ''}/${fileKey}`;
 
-/** Who is uploading a file in this process, whether it arrived, and when the history recorded it. */
-export interface Claim {
+interface Claim {
 	executionId: string;
 	itemIndex: number;
 	arrived: Promise<boolean>;
@@ -42,17 +38,16 @@ export interface Claim {
 
 /**
  * This process's claims by workflow and entry, kept across executions on purpose (overlapping runs
- * uploaded doubles): while the upload is in flight, then until no run that checked before it was
- * recorded still runs.
+ * uploaded doubles): while in flight, then until no run that checked before it was recorded runs.
  */
 const claims = new Map<string, Claim>();
 /** The running executions that checked the history, each with when it did. */
-const runs = new Map<symbol, number>();
+const runs = new Map<RunHistory, number>();
 
 /**
- * The store's calls of this process, one at a time: the check writes an "uploaded" entry for a moment;
- * another execution's call that read the list meanwhile would write it back for good, and the file
- * (its upload cut short by a kill) would never go up. Across queue-mode processes this remains.
+ * The store's calls of this process, one at a time: the check writes an "uploaded" entry for a moment,
+ * which a call that read the list meanwhile would write back for good (a file cut short by a kill would
+ * never go up). Across queue-mode processes this remains.
  */
 let storeTurn: Promise<unknown> = Promise.resolve();
 
@@ -68,7 +63,7 @@ function prune(): void {
 		if (claim.recordedAt !== undefined && claim.recordedAt < oldestCheck) claims.delete(key);
 }
 
-/** The account of the entries: the Base URL and a hash of the API key, hashed together (never the key). */
+/** The Base URL and a hash of the API key, hashed together (never the key). */
 export function historyAccount(baseUrl: string, apiKey: string): string {
 	const keyHash = createHash('sha256').update(apiKey).digest('hex');
 	return createHash('sha256')
@@ -94,7 +89,6 @@ export class RunHistory {
 	private inCall: Promise<void> | undefined;
 	private nextRecordAt = 0;
 	private finished = false;
-	private readonly run = Symbol('run');
 
 	constructor(
 		private readonly ctx: IExecuteFunctions,
@@ -105,19 +99,13 @@ export class RunHistory {
 	}
 
 	private entry = (kind: 'checked' | 'uploaded', key: string) => `${kind}:${this.account}/${key}`;
-	private entries = (kind: 'checked' | 'uploaded', keys: string[]) =>
-		keys.map((key) => this.entry(kind, key));
-	private both = (keys: string[]) =>
-		keys.flatMap((key) => [this.entry('checked', key), this.entry('uploaded', key)]);
-	/** Where a key is claimed: per workflow and account, as the history is. */
+	private entries = (keys: string[], ...kinds: Array<'checked' | 'uploaded'>) =>
+		keys.flatMap((key) => kinds.map((kind) => this.entry(kind, key)));
 	private where = (key: string) => `${this.ctx.getWorkflow().id ?? ''}\u0000${this.account}/${key}`;
 
-	/**
-	 * Which of `keys` were uploaded before, in one turn of the store. Only keys checked before are asked
-	 * about "uploaded", and what that question wrote (checked, never confirmed) is taken back.
-	 */
+	/** Which keys were uploaded before, in one turn; what asking "uploaded" wrote is taken back. */
 	async check(keys: string[]): Promise<Set<string>> {
-		runs.set(this.run, Date.now());
+		runs.set(this, Date.now());
 		this.keys = [...new Set(keys)];
 		return await oneAtATime(async () => {
 			const startedAt = Date.now();
@@ -131,34 +119,27 @@ export class RunHistory {
 	}
 
 	private async findKnown(): Promise<void> {
-		const checked = await this.ask(this.entries('checked', this.keys), this.attempt);
+		const checked = await this.ask(this.entries(this.keys, 'checked'), this.attempt);
 		this.addedByCheck = checked.added.length;
 		const asked = this.keys.filter((key) => checked.seen.has(this.entry('checked', key)));
 		if (asked.length === 0) return;
-		const uploaded = await this.ask(this.entries('uploaded', asked), this.attempt);
+		const uploaded = await this.ask(this.entries(asked, 'uploaded'), this.attempt);
 		if (uploaded.added.length > 0) await this.forget(uploaded.added, this.attempt);
 		for (const key of asked)
 			if (uploaded.seen.has(this.entry('uploaded', key))) this.known.add(key);
 	}
 
-	private spaced(startedAt: number): number {
-		const now = Date.now();
-		return now + Math.max(RECORD_EVERY_MS, RECORD_SPACING * (now - startedAt));
-	}
+	private spaced = (startedAt: number) =>
+		Date.now() + Math.max(RECORD_EVERY_MS, RECORD_SPACING * (Date.now() - startedAt));
 
-	/** Who in this process is uploading `key` right now (or uploaded it, not yet in the history). */
-	claimOf(key: string): Claim | undefined {
-		return claims.get(this.where(key));
-	}
+	/** Who in this process is uploading `key` (or uploaded it, not yet in the history). */
+	claimOf = (key: string) => claims.get(this.where(key));
 
 	/** Claims `key` for an item of this run; the function returned says, once, whether the file arrived. */
 	claim(key: string, itemIndex: number): (arrived: boolean) => void {
 		let settle!: (arrived: boolean) => void;
-		const claim: Claim = {
-			executionId: this.ctx.getExecutionId(),
-			itemIndex,
-			arrived: new Promise<boolean>((resolve) => (settle = resolve)),
-		};
+		const arrived = new Promise<boolean>((resolve) => (settle = resolve));
+		const claim: Claim = { executionId: this.ctx.getExecutionId(), itemIndex, arrived };
 		const where = this.where(key);
 		claims.set(where, claim);
 		this.owned.set(key, claim);
@@ -167,10 +148,8 @@ export class RunHistory {
 			if (settled) return;
 			settled = true;
 			settle(arrived);
-			if (!arrived) {
-				if (claims.get(where) === claim) claims.delete(where);
-				return;
-			}
+			if (!arrived && claims.get(where) === claim) claims.delete(where);
+			if (!arrived) return;
 			// recorded with the next batch, and at the end
 			this.done.add(key);
 			this.pending.push(key);
@@ -178,11 +157,9 @@ export class RunHistory {
 		};
 	}
 
+	/** `keys` are done, so claimed by this run (claim() set `owned` before it can add to `done`). */
 	private recorded(keys: string[]): void {
-		for (const key of keys) {
-			const claim = this.owned.get(key);
-			if (claim) claim.recordedAt = Date.now();
-		}
+		for (const key of keys) this.owned.get(key)!.recordedAt = Date.now();
 		prune();
 	}
 
@@ -194,10 +171,9 @@ export class RunHistory {
 		const keys = this.pending.splice(0);
 		const startedAt = Date.now();
 		// a batch that fails is recorded at the end of the run with all the others
-		this.inCall = this.ask(this.both(keys)).then(
-			() => this.recorded(keys),
-			() => undefined,
-		);
+		this.inCall = this.ask(this.entries(keys, 'checked', 'uploaded'))
+			.then(() => this.recorded(keys))
+			.catch(() => undefined);
 		await this.inCall;
 		this.nextRecordAt = this.spaced(startedAt);
 		this.recording = this.pending.length > 0 && !this.finished ? this.recordLater() : undefined;
@@ -212,14 +188,11 @@ export class RunHistory {
 
 	/** The run no longer needs others' claims (finish does it; Keep New, which only asks, itself). */
 	leave(): void {
-		runs.delete(this.run);
+		runs.delete(this);
 		prune();
 	}
 
-	/**
-	 * The end of the run: counts the list (was it new, how near its cap), records both entries of every
-	 * uploaded file (`unrecorded`: those the store did not take), takes back the others' "checked".
-	 */
+	/** The end: counts the list (new? near its cap?), records the uploaded, takes back others' "checked". */
 	async finish() {
 		this.finished = true;
 		await this.inCall;
@@ -228,15 +201,10 @@ export class RunHistory {
 			const left = this.keys.filter((key) => !this.known.has(key) && !this.done.has(key));
 			const count =
 				done.length + left.length > 0 ? await this.count().catch(() => undefined) : undefined;
-			let unrecorded: string[] = [];
-			if (done.length > 0) {
-				unrecorded = await this.record(done).then(
-					() => [],
-					() => done,
-				);
-				this.recorded(done);
-			}
-			if (left.length > 0) await this.forget(this.entries('checked', left)).catch(() => undefined);
+			const recording = done.length > 0 ? this.record(done) : Promise.resolve();
+			const unrecorded = await recording.then((): string[] => []).catch(() => done);
+			this.recorded(done);
+			if (left.length > 0) await this.forget(this.entries(left, 'checked')).catch(() => undefined);
 			const entries = Math.min(HISTORY_ENTRIES, (count ?? 0) + 2 * done.length);
 			return {
 				unrecorded,
@@ -257,15 +225,14 @@ export class RunHistory {
 	 * an editor or CLI run only when it had to add a "checked" entry, which only another writer removes.
 	 */
 	private async record(keys: string[]): Promise<void> {
-		const entries = this.both(keys);
+		const entries = this.entries(keys, 'checked', 'uploaded');
 		const { added } = await this.ask(entries);
 		let again = this.shared || added.some((entry) => entry.startsWith('checked:'));
 		for (let round = 0; again && round < RECHECKS; round++) {
 			await sleep(RECHECK_PAUSE_MS);
-			again = await this.ask(entries).then(
-				(looked) => looked.added.length > 0,
-				() => false,
-			);
+			again = await this.ask(entries)
+				.then((looked) => looked.added.length > 0)
+				.catch(() => false);
 		}
 	}
 
@@ -283,10 +250,7 @@ export class RunHistory {
 	private readonly call: Caller = async (work) =>
 		await oneAtATime(async () => await this.attempt(work));
 
-	/**
-	 * Once more when a call fails (two processes recording a workflow's first entries both insert its
-	 * row), then in words: a history kept in another mode (Remove Duplicates) or a database that refuses.
-	 */
+	/** Once more on failure (two processes' first records both insert the row), then in words. */
 	private readonly attempt: Caller = async (work) => {
 		try {
 			return await work();
