@@ -1,22 +1,12 @@
-import type { Emulator } from './fixture.cts';
-import {
-	credentialTypes,
-	NODE_TYPE,
-	nodeTypes,
-	startEmulator,
-	testCredential,
-} from './fixture.cts';
+import { credentialTypes, NODE_TYPE, nodeTypes, testCredential, useEmulator } from './fixture.cts';
 
 describe('EventPics API credential: Test connection', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
+	const emu = useEmulator();
 
 	const test = async (data: { apiKey: string; baseUrl?: string }) =>
 		await testCredential({ credentialType: 'eventPicsApi', credentialTypes, credentials: data });
 
 	it('accepts a good key and sends it as a Bearer header to GET /geteventsandalbums', async () => {
-		emu.reset();
 		expect(await test({ apiKey: emu.apiKey, baseUrl: emu.baseUrl })).toEqual({
 			status: 'OK',
 			message: 'Connection successful!',

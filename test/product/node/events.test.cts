@@ -1,11 +1,7 @@
-import type { Emulator } from './fixture.cts';
-import { byId, fromList, runEventPics, startEmulator } from './fixture.cts';
+import { byId, fromList, runEventPics, useEmulator } from './fixture.cts';
 
 describe('Event and Album operations in the real engine', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
 
 	it('Event > Get Many with Return All lists 150,000 events (3 MB, under the 4 MiB the node reads)', async () => {
 		const events = Array.from({ length: 150_000 }, (_, i) => ({ linkId: String(100_000 + i) }));

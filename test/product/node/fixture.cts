@@ -66,6 +66,23 @@ export async function startEmulator(options: IDataObject = {}): Promise<Emulator
 	return (await emulator.startEmulator({ seed: 42, ...options })) as Emulator;
 }
 
+/**
+ * One emulator for the enclosing describe block (or file): started before its first test, reset
+ * before each test, closed after the last. What it returns stands for that emulator from the first
+ * test on (a proxy, since the emulator starts after the block is declared).
+ */
+export function useEmulator<E extends Emulator = Emulator>(options: IDataObject = {}): E {
+	let started: E | undefined;
+	beforeAll(async () => (started = (await startEmulator(options)) as E));
+	afterAll(async () => await started?.close());
+	beforeEach(() => started!.reset());
+	return late(() => started);
+}
+
+/** Stands for the object `get` returns once the tests run (a server a hook starts). */
+export const late = <T extends object>(get: () => T | undefined): T =>
+	new Proxy({} as T, { get: (_target, key) => Reflect.get(get()!, key) });
+
 export interface RunResult {
 	items: INodeExecutionData[];
 	/** The execution hints the node added (n8n's editor shows them above the output). */

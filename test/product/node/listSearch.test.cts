@@ -1,17 +1,14 @@
-import type { Emulator } from './fixture.cts';
 import {
 	byId,
 	callListSearch,
 	credentialTypes,
 	NODE_TYPE,
 	nodeTypes,
-	startEmulator,
+	useEmulator,
 } from './fixture.cts';
 
 describe("dropdowns (list search) through n8n-core's LoadOptionsContext", () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
+	const emu = useEmulator();
 
 	const search = async (methodName: string, parameters: object, filter?: string, apiKey?: string) =>
 		await callListSearch({

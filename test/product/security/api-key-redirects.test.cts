@@ -1,4 +1,4 @@
-import type { Emulator, RunResult } from '../node/fixture.cts';
+import type { RunResult } from '../node/fixture.cts';
 import {
 	fileItem,
 	mediaBytes,
@@ -7,9 +7,9 @@ import {
 	NODE_TYPE,
 	nodeTypes,
 	runEventPics,
-	startEmulator,
 	testCredential,
 	uploadParameters,
+	useEmulator,
 } from '../node/fixture.cts';
 
 /**
@@ -21,10 +21,7 @@ import {
  * must say what happened without the key or the redirect's path.
  */
 describe('security: the API key never follows a redirect to another host', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
 
 	const STATUSES = [301, 302, 307, 308];
 	/** The redirect points at a path and query that must not show in any error. */

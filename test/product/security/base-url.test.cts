@@ -5,8 +5,8 @@ import {
 	NODE_TYPE,
 	nodeTypes,
 	runEventPics,
-	startEmulator,
 	testCredential,
+	useEmulator,
 } from '../node/fixture.cts';
 
 /** The Event dropdown's list search with a credential of this Base URL. */
@@ -20,6 +20,8 @@ const searchEvents = (emu: Emulator, baseUrl: string) =>
 		parameters: {},
 	});
 
+const emu = useEmulator();
+
 /**
  * Threat: a Base URL with a user name and password sends them along (and shows the password in
  * errors); a ?query or #fragment makes the address something else than the API's. They are refused
@@ -27,11 +29,6 @@ const searchEvents = (emu: Emulator, baseUrl: string) =>
  * never shown back.
  */
 describe('security: a Base URL with user:password, ?query or #fragment is refused', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	const PASSWORD = 'hunter2-secret-pw';
 	const withUser = () => emu.baseUrl.replace('http://', `http://admin:${PASSWORD}@`);
 
@@ -122,11 +119,6 @@ describe('security: a Base URL with user:password, ?query or #fragment is refuse
  * written plainly is accepted by all three.
  */
 describe('security: node and credential test agree on the Base URL (odd loopback spellings refused)', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	const port = () => new URL(emu.baseUrl).port;
 	const odd = (): Array<[string, string, string]> => [
 		['short 127.1', `http://127.1:${port()}`, '127.0.0.1'],

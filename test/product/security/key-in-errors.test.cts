@@ -7,14 +7,11 @@ import {
 	NODE_TYPE,
 	nodeTypes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from '../node/fixture.cts';
 
-let emu: Emulator;
-beforeAll(async () => (emu = await startEmulator()));
-afterAll(async () => await emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 /**
  * The API key goes to the service (header, and the body of getuploadurl) and nowhere else: not in

@@ -1,4 +1,4 @@
-import type { Emulator, RunResult } from '../node/fixture.cts';
+import type { RunResult } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
 	fileItem,
@@ -9,8 +9,8 @@ import {
 	NODE_TYPE,
 	nodeTypes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from '../node/fixture.cts';
 
 /**
@@ -45,10 +45,7 @@ const answer = (eventTitle: string, albumTitle: string, extra: object[] = []) =>
 		],
 	});
 
-let emu: Emulator;
-beforeAll(async () => (emu = await startEmulator()));
-afterAll(async () => await emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 const titlesAre = (eventTitle: string, albumTitle: string) =>
 	emu.addFault({
