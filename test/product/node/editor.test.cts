@@ -3,13 +3,13 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { createNodeTypes } from '../../tools/engine/node-types';
 import {
-	callListSearch,
 	credentialTypes,
 	NODE_TYPE,
 	nodeTypes,
 	runEventPics,
 	uploadParameters,
 	useEmulator,
+	searchList,
 } from './fixture.cts';
 
 /** What the editor shows around the node: canvas subtitle, credential notice, n8n's Custom API Call. */
@@ -72,11 +72,7 @@ describe('the node and credential as the editor shows them', () => {
 			)!;
 		const mode = (name: string, modeName: string) =>
 			locator(name).modes!.find((m) => m.name === modeName)!;
-		const { results } = await callListSearch({
-			nodeType: NODE_TYPE,
-			nodeTypes,
-			credentialTypes,
-			credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } },
+		const { results } = await searchList(emu, {
 			methodName: 'searchAlbums',
 			parameters: { ...uploadParameters(), album: { __rl: true, mode: 'list', value: '' } },
 		});

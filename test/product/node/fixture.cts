@@ -37,6 +37,43 @@ export const testCredential = (
 	options: IDataObject,
 ): Promise<{ status: string; message: string }> => engine.testCredential({ nodeTypes, ...options });
 
+/** The credential test of an EventPics credential: the emulator's key and Base URL unless given. */
+export const credentialTest = (emu: Emulator, data: { apiKey?: string; baseUrl?: string } = {}) =>
+	testCredential({
+		credentialType: 'eventPicsApi',
+		credentialTypes,
+		credentials: { apiKey: emu.apiKey, baseUrl: emu.baseUrl, ...data },
+	});
+
+/** A dropdown's list search (the Event one unless named), with the emulator's credential unless given. */
+export const searchList = (
+	emu: Emulator,
+	{
+		methodName = 'searchEvents',
+		parameters = {},
+		filter,
+		...data
+	}: {
+		methodName?: string;
+		parameters?: object;
+		filter?: string;
+		apiKey?: string;
+		baseUrl?: string;
+	},
+) =>
+	callListSearch({
+		nodeType: NODE_TYPE,
+		nodeTypes,
+		credentialTypes,
+		credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl, ...data } },
+		methodName,
+		parameters,
+		filter,
+	});
+
+/** Event > Get Many, every event. */
+export const GET_ALL_EVENTS = { resource: 'event', operation: 'getAll', returnAll: true };
+
 export interface Emulator {
 	baseUrl: string;
 	storageUrl: string;

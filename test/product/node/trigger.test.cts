@@ -7,7 +7,7 @@ import {
 	TRIGGER_TYPE,
 	triggerTypes,
 } from './triggerFixture.cts';
-import { credentialTypes, useEmulator } from './fixture.cts';
+import { credentialTypes, useEmulator, credentialTest } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');

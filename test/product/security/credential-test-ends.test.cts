@@ -1,5 +1,5 @@
 import { PROBE_LIMITS } from '../../../nodes/EventPics/methods/credentialTest';
-import { credentialTypes, testCredential, useEmulator } from '../node/fixture.cts';
+import { useEmulator, credentialTest } from '../node/fixture.cts';
 
 /**
  * Threat: a Base URL whose server holds the credential test (run when the credential is saved) as
@@ -12,11 +12,7 @@ describe('security: the credential test always ends', () => {
 
 	const test = async () => {
 		const started = Date.now();
-		const result = await testCredential({
-			credentialType: 'eventPicsApi',
-			credentialTypes,
-			credentials: { apiKey: emu.apiKey, baseUrl: emu.baseUrl },
-		});
+		const result = await credentialTest(emu);
 		return { result, seconds: (Date.now() - started) / 1000 };
 	};
 	const host = () => new URL(emu.baseUrl).host;

@@ -2,7 +2,7 @@ import { useFileHost } from '../node/fileHost.cts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { runEventPics, useEmulator } from '../node/fixture.cts';
+import { runEventPics, useEmulator, GET_ALL_EVENTS } from '../node/fixture.cts';
 
 /**
  * Threat: a Base URL http://localhost (the emulator, a local set-up) goes through HTTP_PROXY, so the
@@ -27,7 +27,7 @@ describe('security: HTTP_PROXY and a loopback Base URL', () => {
 		await runEventPics({
 			emu,
 			baseUrl: emu.baseUrl.replace('127.0.0.1', 'localhost'),
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 
 	it('without NO_PROXY, n8n sends the call to http://localhost through the proxy', async () => {

@@ -11,6 +11,7 @@ import {
 	runEventPics,
 	uploadParameters,
 	useEmulator,
+	GET_ALL_EVENTS,
 } from '../node/fixture.cts';
 
 /**
@@ -58,7 +59,7 @@ const titlesAre = (eventTitle: string, albumTitle: string) =>
 const getMany = async (): Promise<RunResult> =>
 	await runEventPics({
 		emu,
-		parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+		parameters: GET_ALL_EVENTS,
 	});
 
 const search = async (methodName: string, parameters: object = {}) =>

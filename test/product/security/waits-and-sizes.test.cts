@@ -4,6 +4,7 @@ import {
 	runEventPics,
 	uploadParameters,
 	useEmulator,
+	GET_ALL_EVENTS,
 } from '../node/fixture.cts';
 
 const photo = (name = 'w.jpg') => ({
@@ -69,7 +70,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'endless' });
 		const result = await runEventPics({
 			emu,
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(result.nodeError?.message).toBe(
 			'EventPics answered the request for the events list with more than 4 MiB, more than such an answer can be, so the node stopped reading it',
