@@ -3,10 +3,8 @@ import { join } from 'node:path';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { FileHost } from './fileHost.cts';
-import { serve, startFileHost } from './fileHost.cts';
-import type { Emulator } from './fixture.cts';
-import { NODE_TYPE, nodeTypes, runAgent, startEmulator } from './fixture.cts';
+import { serve, useFileHost } from './fileHost.cts';
+import { NODE_TYPE, nodeTypes, runAgent, useEmulator } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');
@@ -19,18 +17,9 @@ const PHOTO = join(__dirname, '..', '..', 'fixtures', 'samples', 'booth-0001.jpg
  * and createNodeAsTool; a call goes back through n8n-core's engine as AI Agent v3's do.
  */
 describe('EventPics Tool: what an AI agent is offered, as added', () => {
-	let emu: Emulator;
-	let files: FileHost;
-	beforeAll(async () => {
-		emu = await startEmulator();
-		files = await startFileHost();
-		files.route('/cake.jpg', serve.file(readFileSync(PHOTO), 'image/jpeg'));
-	});
-	afterAll(async () => {
-		await emu.close();
-		await files.close();
-	});
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
+	const files = useFileHost();
+	beforeAll(() => files.route('/cake.jpg', serve.file(readFileSync(PHOTO), 'image/jpeg')));
 
 	const argument = (description: string) => ({ type: 'string', description });
 	const LINK_ID = argument('The linkId of the EventPics event, from the tool that lists events');

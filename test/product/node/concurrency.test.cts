@@ -1,13 +1,12 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { Emulator } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	fromList,
 	maxOverlap,
 	mediaBytes,
 	runEventPics,
-	startEmulator,
+	useEmulator,
 } from './fixture.cts';
 
 const upload = (options: INodeParameters) => ({
@@ -28,10 +27,7 @@ const photos = (count: number) =>
 	}));
 
 describe('Photo > Upload: concurrent uploads', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
 
 	it('runs up to "Concurrent Uploads" PUTs at once and keeps the input order', async () => {
 		emu.setOptions({ latencyMs: 60 });

@@ -1,23 +1,10 @@
-import type { Emulator } from './fixture.cts';
-import {
-	credentialTypes,
-	NODE_TYPE,
-	nodeTypes,
-	startEmulator,
-	testCredential,
-} from './fixture.cts';
+import { credentialTypes, NODE_TYPE, nodeTypes, useEmulator, credentialTest } from './fixture.cts';
 
 describe('EventPics API credential: Test connection', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-
-	const test = async (data: { apiKey: string; baseUrl?: string }) =>
-		await testCredential({ credentialType: 'eventPicsApi', credentialTypes, credentials: data });
+	const emu = useEmulator();
 
 	it('accepts a good key and sends it as a Bearer header to GET /geteventsandalbums', async () => {
-		emu.reset();
-		expect(await test({ apiKey: emu.apiKey, baseUrl: emu.baseUrl })).toEqual({
+		expect(await credentialTest(emu)).toEqual({
 			status: 'OK',
 			message: 'Connection successful!',
 		});
@@ -27,13 +14,13 @@ describe('EventPics API credential: Test connection', () => {
 	});
 
 	it('tolerates a trailing slash in the Base URL', async () => {
-		expect(await test({ apiKey: emu.apiKey, baseUrl: `${emu.baseUrl}/` })).toMatchObject({
+		expect(await credentialTest(emu, { baseUrl: `${emu.baseUrl}/` })).toMatchObject({
 			status: 'OK',
 		});
 	});
 
 	it('says clearly that a bad key was refused', async () => {
-		expect(await test({ apiKey: 'ep_wrong_key', baseUrl: emu.baseUrl })).toEqual({
+		expect(await credentialTest(emu, { apiKey: 'ep_wrong_key' })).toEqual({
 			status: 'Error',
 			message:
 				'EventPics refused the API key of the credential (401). Copy the key again from the EventPics app (open the event, then the API key management) and paste it without spaces.',
@@ -44,7 +31,7 @@ describe('EventPics API credential: Test connection', () => {
 		'never sends the key over plain http to a non-loopback host, and says so in words (%s)',
 		async (baseUrl) => {
 			emu.reset();
-			expect(await test({ apiKey: emu.apiKey, baseUrl })).toEqual({
+			expect(await credentialTest(emu, { baseUrl })).toEqual({
 				status: 'Error',
 				message: `The Base URL is refused: "${baseUrl}" uses http://, which would send the API key in clear text. Use https:// (http:// is accepted only for 127.0.0.1, localhost or [::1]).`,
 			});
@@ -53,7 +40,7 @@ describe('EventPics API credential: Test connection', () => {
 	);
 
 	it('an address without https:// in front is refused in words, with the fix', async () => {
-		expect(await test({ apiKey: emu.apiKey, baseUrl: 'api.eventpics.net' })).toEqual({
+		expect(await credentialTest(emu, { baseUrl: 'api.eventpics.net' })).toEqual({
 			status: 'Error',
 			message:
 				'The Base URL is refused: "api.eventpics.net" does not start with https://. Add it in front: https://api.eventpics.net',
@@ -67,7 +54,7 @@ describe('EventPics API credential: Test connection', () => {
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const { port } = server.address() as { port: number };
 		await new Promise<void>((resolve) => server.close(() => resolve()));
-		expect(await test({ apiKey: emu.apiKey, baseUrl: `http://127.0.0.1:${port}` })).toEqual({
+		expect(await credentialTest(emu, { baseUrl: `http://127.0.0.1:${port}` })).toEqual({
 			status: 'Error',
 			message: `Nothing answers at 127.0.0.1:${port}: the connection was refused. Check the Base URL. EventPics itself is at https://api.eventpics.net.`,
 		});
@@ -81,7 +68,7 @@ describe('EventPics API credential: Test connection', () => {
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const { port } = server.address() as { port: number };
 		try {
-			expect(await test({ apiKey: emu.apiKey, baseUrl: `http://127.0.0.1:${port}` })).toEqual({
+			expect(await credentialTest(emu, { baseUrl: `http://127.0.0.1:${port}` })).toEqual({
 				status: 'Error',
 				message: `The test request to 127.0.0.1:${port} failed: Parse Error: Invalid header token (HPE_INVALID_HEADER_TOKEN)`,
 			});
@@ -92,7 +79,7 @@ describe('EventPics API credential: Test connection', () => {
 
 	it('a 200 that is not an EventPics events list is not "Connection successful!"', async () => {
 		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'badJson', times: 1 });
-		expect(await test({ apiKey: emu.apiKey, baseUrl: emu.baseUrl })).toEqual({
+		expect(await credentialTest(emu)).toEqual({
 			status: 'Error',
 			message:
 				'The Base URL answered 200, but not with an EventPics events list. EventPics itself is at https://api.eventpics.net.',

@@ -6,8 +6,7 @@ import { Readable } from 'node:stream';
 import type { IBinaryData } from 'n8n-workflow';
 
 import { DATABASE_READ_LIMIT } from '../../../nodes/EventPics/actions/photo/file';
-import type { Emulator } from './fixture.cts';
-import { runEventPics, startEmulator, uploadParameters } from './fixture.cts';
+import { runEventPics, uploadParameters, useEmulator } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');
@@ -60,19 +59,14 @@ class DatabaseStore {
 }
 
 describe('Photo > Upload from n8n binary data mode "database" (queue mode default)', () => {
-	let emu: Emulator;
+	const emu = useEmulator();
 	let store: DatabaseStore;
 	beforeAll(async () => {
-		emu = await startEmulator();
 		await engine.initEngine();
 		store = new DatabaseStore();
 		engine.getBinaryDataService().setManager('database', store);
 	});
-	afterAll(async () => await emu.close());
-	beforeEach(() => {
-		emu.reset();
-		store.reads = 0;
-	});
+	beforeEach(() => (store.reads = 0));
 
 	it('reads the file from the database once for EXIF, content hash and PUT, and says it was buffered', async () => {
 		const { items, status } = await runEventPics({
@@ -126,8 +120,7 @@ describe('Photo > Upload from n8n binary data mode "database" (queue mode defaul
 		});
 		const [uploaded, failed] = allOutputs[nodeName];
 		expect(failed[0].json).toEqual({
-			error:
-				'The file in binary field "data" (256 MiB) is too large to read from n8n\'s database',
+			error: 'The file in binary field "data" (256 MiB) is too large to read from n8n\'s database',
 		});
 		expect((failed[0].error as unknown as { description: string }).description).toMatch(
 			/^n8n keeps binary data in its database \(binary data mode "database", the default in queue mode\) and cannot read a file over 256 MiB back from Postgres/,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import { historyAccount } from '../../../nodes/EventPics/actions/photo/history';
-import type { Emulator, RunOptions, RunResult } from './fixture.cts';
+import type { RunOptions, RunResult } from './fixture.cts';
 import type { TriggerEmulator } from './triggerFixture.cts';
 import {
 	binaryFromBuffer,
@@ -9,6 +9,7 @@ import {
 	runEventPics,
 	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -56,11 +57,8 @@ const skipping = (options: object = {}) =>
 	});
 
 describe('Skip Files Uploaded Before: the history in n8n store', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
+	const emu = useEmulator();
 	beforeEach(() => {
-		emu.reset();
 		engine.clearDedupStore();
 	});
 

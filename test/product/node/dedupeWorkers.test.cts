@@ -1,12 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Emulator } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	mediaBytes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -32,7 +31,7 @@ type Record = (
  * A run from the editor (or `n8n execute`) looks again only when its record shows such a write.
  */
 describe('Skip Files Uploaded Before when another worker writes over the record', () => {
-	let emu: Emulator;
+	const emu = useEmulator();
 	const photos = [0, 1, 2].map(() => mediaBytes(2000));
 	const input = () =>
 		photos.map((photo, i) => ({
@@ -43,12 +42,7 @@ describe('Skip Files Uploaded Before when another worker writes over the record'
 		takenAt: { source: 'none' },
 		options: { skipUploaded: { settings: { identifyBy: 'content' } } },
 	});
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => {
-		clearDedupStore();
-		emu.reset();
-	});
+	beforeEach(() => clearDedupStore());
 	afterEach(() => jest.restoreAllMocks());
 
 	/**

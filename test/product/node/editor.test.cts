@@ -2,23 +2,19 @@ import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { createNodeTypes } from '../../tools/engine/node-types';
-import type { Emulator } from './fixture.cts';
 import {
-	callListSearch,
 	credentialTypes,
 	NODE_TYPE,
 	nodeTypes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
+	searchList,
 } from './fixture.cts';
 
 /** What the editor shows around the node: canvas subtitle, credential notice, n8n's Custom API Call. */
 describe('the node and credential as the editor shows them', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
 
 	const description = nodeTypes[NODE_TYPE].description;
 
@@ -76,11 +72,7 @@ describe('the node and credential as the editor shows them', () => {
 			)!;
 		const mode = (name: string, modeName: string) =>
 			locator(name).modes!.find((m) => m.name === modeName)!;
-		const { results } = await callListSearch({
-			nodeType: NODE_TYPE,
-			nodeTypes,
-			credentialTypes,
-			credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } },
+		const { results } = await searchList(emu, {
 			methodName: 'searchAlbums',
 			parameters: { ...uploadParameters(), album: { __rl: true, mode: 'list', value: '' } },
 		});

@@ -1,11 +1,7 @@
-import type { Emulator } from './fixture.cts';
-import { byId, fromList, runEventPics, startEmulator } from './fixture.cts';
+import { byId, fromList, runEventPics, useEmulator, GET_ALL_EVENTS } from './fixture.cts';
 
 describe('Event and Album operations in the real engine', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
 
 	it('Event > Get Many with Return All lists 150,000 events (3 MB, under the 4 MiB the node reads)', async () => {
 		const events = Array.from({ length: 150_000 }, (_, i) => ({ linkId: String(100_000 + i) }));
@@ -16,7 +12,7 @@ describe('Event and Album operations in the real engine', () => {
 		});
 		const { items, status, nodeError } = await runEventPics({
 			emu,
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(nodeError?.message).toBeUndefined();
 		expect(status).toBe('success');
@@ -32,7 +28,7 @@ describe('Event and Album operations in the real engine', () => {
 	it("Event > Get Many lists the key's events with their albums, both id spellings read as id", async () => {
 		const { items, status } = await runEventPics({
 			emu,
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(status).toBe('success');
 		expect(items.map((item) => item.json)).toEqual([
@@ -77,7 +73,7 @@ describe('Event and Album operations in the real engine', () => {
 		const { items } = await runEventPics({
 			emu,
 			apiKey: emu.otherApiKey,
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(items.map((item) => item.json.linkId)).toEqual(['other-event']);
 	});
@@ -175,7 +171,7 @@ describe('Event and Album operations in the real engine', () => {
 		const { nodeError } = await runEventPics({
 			emu,
 			apiKey: 'ep_not_a_key',
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(nodeError?.httpCode).toBe('401');
 		expect(nodeError?.message).toBe('EventPics refused the API key of the credential (401)');
@@ -195,7 +191,7 @@ describe('Event and Album operations in the real engine', () => {
 		const { nodeError } = await runEventPics({
 			emu,
 			baseUrl: 'http://example.com',
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(nodeError?.message).toBe(
 			'The Base URL of the EventPics credential is refused: "http://example.com" uses http://, which would send the API key in clear text. Use https:// (http:// is accepted only for 127.0.0.1, localhost or [::1]).',

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { Emulator } from './fixture.cts';
-import { fileItem, fromList, mediaBytes, runEventPics, startEmulator } from './fixture.cts';
+import { fileItem, fromList, mediaBytes, runEventPics, useEmulator } from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -18,9 +17,7 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
  * test/product/security/waits-and-sizes.test.cts.
  */
 describe('fault run: 300 uploads under 429, 500, resets and expired addresses', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator({ seed: 20261122 })));
-	afterAll(async () => await emu.close());
+	const emu = useEmulator({ seed: 20261122 });
 
 	it('delivers every file, each stored once unless the output says a reset hid a completed PUT', async () => {
 		const files = Array.from({ length: 300 }, (_, index) => ({

@@ -2,6 +2,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { late } from './fixture.cts';
+
 /**
  * A file host on 127.0.0.1 for the URL source: serves files with or without Content-Length,
  * redirects, endless bodies, HTML pages and broken downloads, and logs every request so that tests
@@ -168,4 +170,24 @@ export async function startFileHost(): Promise<FileHost> {
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
+}
+
+/**
+ * A file host for the enclosing describe block (or file), as useEmulator: started before its first
+ * test, reset before each, closed after the last; with `proxy`, also the HTTP proxy of every other
+ * address meanwhile (proxyThrough).
+ */
+export function useFileHost(options: { proxy?: boolean } = {}): FileHost {
+	let started: FileHost | undefined;
+	let restore = () => {};
+	beforeAll(async () => {
+		started = await startFileHost();
+		if (options.proxy) restore = proxyThrough(started);
+	});
+	afterAll(async () => {
+		restore();
+		await started?.close();
+	});
+	beforeEach(() => started!.reset());
+	return late(() => started);
 }

@@ -2,16 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Emulator } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	fileItem,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from './fixture.cts';
-import type { FileHost } from './fileHost.cts';
-import { serve, startFileHost } from './fileHost.cts';
+import { serve, useFileHost } from './fileHost.cts';
 
 const sample = (name: string) =>
 	readFileSync(join(__dirname, '..', '..', 'fixtures', 'samples', name));
@@ -29,20 +27,8 @@ const MP4 = Buffer.concat([
 ]);
 
 describe('Photo > Upload: types from content when the name has none', () => {
-	let emu: Emulator;
-	let host: FileHost;
-	beforeAll(async () => {
-		emu = await startEmulator();
-		host = await startFileHost();
-	});
-	afterAll(async () => {
-		await emu.close();
-		await host.close();
-	});
-	beforeEach(() => {
-		emu.reset();
-		host.reset();
-	});
+	const emu = useEmulator();
+	const host = useFileHost();
 
 	// n8n's Read/Write Files from Disk gives a file without an extension the MIME type text/plain
 	const readWriteFiles = (bytes: Buffer, fileName: string) => [

@@ -37,6 +37,43 @@ export const testCredential = (
 	options: IDataObject,
 ): Promise<{ status: string; message: string }> => engine.testCredential({ nodeTypes, ...options });
 
+/** The credential test of an EventPics credential: the emulator's key and Base URL unless given. */
+export const credentialTest = (emu: Emulator, data: { apiKey?: string; baseUrl?: string } = {}) =>
+	testCredential({
+		credentialType: 'eventPicsApi',
+		credentialTypes,
+		credentials: { apiKey: emu.apiKey, baseUrl: emu.baseUrl, ...data },
+	});
+
+/** A dropdown's list search (the Event one unless named), with the emulator's credential unless given. */
+export const searchList = (
+	emu: Emulator,
+	{
+		methodName = 'searchEvents',
+		parameters = {},
+		filter,
+		...data
+	}: {
+		methodName?: string;
+		parameters?: object;
+		filter?: string;
+		apiKey?: string;
+		baseUrl?: string;
+	},
+) =>
+	callListSearch({
+		nodeType: NODE_TYPE,
+		nodeTypes,
+		credentialTypes,
+		credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl, ...data } },
+		methodName,
+		parameters,
+		filter,
+	});
+
+/** Event > Get Many, every event. */
+export const GET_ALL_EVENTS = { resource: 'event', operation: 'getAll', returnAll: true };
+
 export interface Emulator {
 	baseUrl: string;
 	storageUrl: string;
@@ -65,6 +102,23 @@ export interface Emulator {
 export async function startEmulator(options: IDataObject = {}): Promise<Emulator> {
 	return (await emulator.startEmulator({ seed: 42, ...options })) as Emulator;
 }
+
+/**
+ * One emulator for the enclosing describe block (or file): started before its first test, reset
+ * before each test, closed after the last. What it returns stands for that emulator from the first
+ * test on (a proxy, since the emulator starts after the block is declared).
+ */
+export function useEmulator<E extends Emulator = Emulator>(options: IDataObject = {}): E {
+	let started: E | undefined;
+	beforeAll(async () => (started = (await startEmulator(options)) as E));
+	afterAll(async () => await started?.close());
+	beforeEach(() => started!.reset());
+	return late(() => started);
+}
+
+/** Stands for the object `get` returns once the tests run (a server a hook starts). */
+export const late = <T extends object>(get: () => T | undefined): T =>
+	new Proxy({} as T, { get: (_target, key) => Reflect.get(get()!, key) });
 
 export interface RunResult {
 	items: INodeExecutionData[];

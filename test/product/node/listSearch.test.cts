@@ -1,28 +1,10 @@
-import type { Emulator } from './fixture.cts';
-import {
-	byId,
-	callListSearch,
-	credentialTypes,
-	NODE_TYPE,
-	nodeTypes,
-	startEmulator,
-} from './fixture.cts';
+import { byId, NODE_TYPE, nodeTypes, useEmulator, searchList } from './fixture.cts';
 
 describe("dropdowns (list search) through n8n-core's LoadOptionsContext", () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
+	const emu = useEmulator();
 
 	const search = async (methodName: string, parameters: object, filter?: string, apiKey?: string) =>
-		await callListSearch({
-			nodeType: NODE_TYPE,
-			nodeTypes,
-			credentialTypes,
-			credentials: { eventPicsApi: { apiKey: apiKey ?? emu.apiKey, baseUrl: emu.baseUrl } },
-			methodName,
-			parameters,
-			filter,
-		});
+		await searchList(emu, { methodName, parameters, filter, apiKey: apiKey ?? emu.apiKey });
 
 	it('lists events by title with the link ID as value', async () => {
 		expect(await search('searchEvents', { resource: 'photo', operation: 'upload' })).toEqual({

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Emulator, RunResult } from './fixture.cts';
+import type { RunResult } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	byId,
 	mediaBytes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -39,11 +39,8 @@ const keepNew = (extra: object = {}) => ({
  * of one workflow that overlap, a scheduled import that should read only what is new.
  */
 describe('Photo > Upload and Keep New on live sources', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
+	const emu = useEmulator();
 	beforeEach(() => {
-		emu.reset();
 		engine.clearDedupStore();
 	});
 

@@ -2,26 +2,22 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Emulator } from './fixture.cts';
 import {
 	binaryFromFile,
 	binaryFromBuffer,
 	fromList,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from './fixture.cts';
 
 const corpus = (name: string) => join(__dirname, '..', '..', 'fixtures', 'exif', name);
 
 const upload = uploadParameters;
 
-describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+const emu = useEmulator();
 
+describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', () => {
 	it('is the default and sends DateTimeOriginal with its own offset and sub-seconds', async () => {
 		const { items } = await runEventPics({
 			emu,
@@ -157,11 +153,6 @@ describe('Photo > Upload: Taken At from the photo (EXIF), in the real engine', (
 });
 
 describe('Photo > Upload: exact media types', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	const MOV = Buffer.concat([Buffer.from([0, 0, 0, 20]), Buffer.from('ftypqt  '), randomBytes(88)]);
 	it.each([
 		[

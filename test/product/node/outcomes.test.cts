@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Emulator } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	mediaBytes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -23,11 +22,8 @@ const file = (fileName: string, data: Buffer) => ({
 });
 
 describe('Photo > Upload: what became of each file, where the user looks', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
+	const emu = useEmulator();
 	beforeEach(() => {
-		emu.reset();
 		clearDedupStore();
 	});
 

@@ -1,10 +1,9 @@
-import type { Emulator } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	mediaBytes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from './fixture.cts';
 
 const photos = (count: number) =>
@@ -22,10 +21,7 @@ const photos = (count: number) =>
  * the benchmark's business (test/tools/bench, rate-limit rows).
  */
 describe('Photo > Upload under a rate limit', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
 
 	const signCalls = () =>
 		emu.requests.filter((r) => r.server === 'api' && r.url.startsWith('/getuploadurl'));

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 
-import type { Emulator } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	inlineBinary,
 	mediaBytes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -31,10 +30,7 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
  * however long a moving transfer takes; the messages say which limit ended it.
  */
 describe('uploads over a slow uplink', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
 
 	it('80 MiB at 1 MiB/s with default options arrive whole, in one try (longer than Timeout)', async () => {
 		emu.setOptions({ storageReadBytesPerSecond: MiB });

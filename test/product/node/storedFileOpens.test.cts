@@ -3,13 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
-import type { Emulator } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	fileItem,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -27,15 +26,10 @@ const photo = (size: number) => Buffer.concat([realJpeg, randomBytes(size - real
  * hands out is counted and kept, to check the count and that none is left open after the run.
  */
 describe('Photo > Upload opens a stored file once for its look and once per upload try', () => {
-	let emu: Emulator;
+	const emu = useEmulator();
 	let opened: Array<{ id: string; stream: Readable }>;
-	beforeAll(async () => {
-		emu = await startEmulator();
-		await engine.initEngine();
-	});
-	afterAll(async () => await emu.close());
+	beforeAll(async () => await engine.initEngine());
 	beforeEach(() => {
-		emu.reset();
 		opened = [];
 		const service = engine.getBinaryDataService();
 		const original = service.getAsStream.bind(service);

@@ -4,11 +4,10 @@ import {
 	emittedJson,
 	fetchTestEvent,
 	newAlbumParameters,
-	startTriggerEmulator,
 	TRIGGER_TYPE,
 	triggerTypes,
 } from './triggerFixture.cts';
-import { credentialTypes } from './fixture.cts';
+import { credentialTypes, useEmulator, credentialTest } from './fixture.cts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require('../../tools/engine');
@@ -17,12 +16,9 @@ const SEEDED = ['wedding-anna-ben', 'summer-party-2026', 'office-opening'];
 const newEvent = { triggerOn: 'newEvent' };
 const linkIds = (json: Array<Record<string, unknown>>) => json.map((item) => item.linkId);
 
-describe('EventPics Trigger: New Event, ticked by n8n-core against the emulator', () => {
-	let emu: TriggerEmulator;
-	beforeAll(async () => (emu = await startTriggerEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+const emu = useEmulator<TriggerEmulator>();
 
+describe('EventPics Trigger: New Event, ticked by n8n-core against the emulator', () => {
 	it('records what exists at activation, then fires once per new event, shaped like Event > Get', async () => {
 		const poller = await createPoller({ emu, parameters: newEvent });
 		const activation = await poller.activate();
@@ -150,11 +146,6 @@ describe('EventPics Trigger: New Event, ticked by n8n-core against the emulator'
 });
 
 describe('EventPics Trigger: New Album', () => {
-	let emu: TriggerEmulator;
-	beforeAll(async () => (emu = await startTriggerEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	it('of all events: a new album anywhere, and the albums of a new event, shaped like Album > Get Many', async () => {
 		const poller = await createPoller({ emu, parameters: newAlbumParameters() });
 		expect((await poller.activate()).emitted).toBeNull();
@@ -236,11 +227,6 @@ describe('EventPics Trigger: New Album', () => {
 });
 
 describe('EventPics Trigger: Fetch Test Event (manual mode, run by the engine as the editor runs it)', () => {
-	let emu: TriggerEmulator;
-	beforeAll(async () => (emu = await startTriggerEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	it('returns the newest event: the last in EventPics’ list', async () => {
 		const seeded = await fetchTestEvent({ emu, parameters: newEvent });
 		expect(seeded.status).toBe('success');

@@ -1,13 +1,8 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { credentialTypes } from './fixture.cts';
+import { credentialTypes, useEmulator } from './fixture.cts';
 import type { TriggerEmulator } from './triggerFixture.cts';
-import {
-	createPoller,
-	emittedJson,
-	newAlbumParameters,
-	startTriggerEmulator,
-} from './triggerFixture.cts';
+import { createPoller, emittedJson, newAlbumParameters } from './triggerFixture.cts';
 
 const newEvent = { triggerOn: 'newEvent' };
 const linkIds = (json: Array<Record<string, unknown>>) => json.map((item) => item.linkId);
@@ -21,12 +16,9 @@ const REVOKED = {
 const NOTHING_LOST =
 	'The trigger keeps what it has seen: once polls succeed again it reports only what is new, nothing twice.';
 
-describe('EventPics Trigger when polls fail', () => {
-	let emu: TriggerEmulator;
-	beforeAll(async () => (emu = await startTriggerEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+const emu = useEmulator<TriggerEmulator>();
 
+describe('EventPics Trigger when polls fail', () => {
 	it('a key that stops working: a clear error each poll, memory kept, and afterwards only the really new', async () => {
 		const poller = await createPoller({ emu, parameters: newEvent });
 		await poller.activate();
@@ -226,11 +218,6 @@ describe('EventPics Trigger when polls fail', () => {
 });
 
 describe('EventPics Trigger across restarts and changes', () => {
-	let emu: TriggerEmulator;
-	beforeAll(async () => (emu = await startTriggerEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	it('n8n restarted: what was saved carries on; events added while it was down fire at activation, once', async () => {
 		const before = await createPoller({ emu, parameters: newEvent });
 		await before.activate();
@@ -338,11 +325,6 @@ describe('EventPics Trigger across restarts and changes', () => {
 });
 
 describe('EventPics Trigger with many events: bounded memory', () => {
-	let emu: TriggerEmulator;
-	beforeAll(async () => (emu = await startTriggerEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	it('remembers the last 10,000 of 10,050 events in about 110 KB; a new one fires alone', async () => {
 		for (let n = 0; n < 10_047; n++)
 			emu.addEvent({ linkId: `event-${n}-${'x'.repeat(40)}`, title: `Event ${n}` });

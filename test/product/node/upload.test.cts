@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 
-import type { Emulator } from './fixture.cts';
 import {
 	fileItem,
 	binaryFromFile,
@@ -12,8 +11,8 @@ import {
 	inlineBinary,
 	mediaBytes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -21,17 +20,9 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 const upload = uploadParameters;
 
 describe('Photo > Upload in the real engine against the emulator', () => {
-	let emu: Emulator;
-	let dir: string;
-	beforeAll(async () => {
-		emu = await startEmulator();
-		dir = mkdtempSync(join(tmpdir(), 'eventpics-upload-'));
-	});
-	afterAll(async () => {
-		await emu.close();
-		rmSync(dir, { recursive: true, force: true });
-	});
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
+	const dir = mkdtempSync(join(tmpdir(), 'eventpics-upload-'));
+	afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 	it('uploads a photo: one getuploadurl, one PUT, the bytes stored as sent', async () => {
 		const photo = mediaBytes(50_000); // a JPEG's first bytes, then random ones

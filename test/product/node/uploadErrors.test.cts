@@ -1,4 +1,4 @@
-import type { Emulator, RunOptions } from './fixture.cts';
+import type { RunOptions } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	byId,
@@ -6,8 +6,8 @@ import {
 	fromList,
 	mediaBytes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from './fixture.cts';
 
 const upload = uploadParameters;
@@ -15,12 +15,9 @@ const photo = (fileName = 'p.jpg', size = 100) => ({
 	binary: { data: binaryFromBuffer(mediaBytes(size), { fileName, mimeType: 'image/jpeg' }) },
 });
 
-describe('Photo > Upload: bad input gets a clear error naming the item and the field', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+const emu = useEmulator();
 
+describe('Photo > Upload: bad input gets a clear error naming the item and the field', () => {
 	const FIELD_HINT =
 		'Set "Input Binary Field" to the name of the binary field that holds the file (for example "data").';
 	const EVENTS =
@@ -229,11 +226,6 @@ describe('Photo > Upload: bad input gets a clear error naming the item and the f
 });
 
 describe('Photo > Upload: retries that lose nothing', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	it('waits out a 429 with Retry-After and says it took two attempts', async () => {
 		emu.addFault({
 			endpoint: 'getuploadurl',

@@ -2,29 +2,26 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { FileHost } from './fileHost.cts';
-import { serve, startFileHost } from './fileHost.cts';
+import { serve, useFileHost } from './fileHost.cts';
 
-import type { Emulator } from './fixture.cts';
 import {
 	binaryFromBuffer,
 	fromList,
 	mediaBytes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from './fixture.cts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 const upload = uploadParameters;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { clearDedupStore } = require('../../tools/engine');
+const emu = useEmulator();
+beforeEach(() => clearDedupStore());
 
 describe('Photo > Upload: several files per item', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	const item = () => ({
 		binary: {
 			data: binaryFromBuffer(mediaBytes(100), { fileName: 'a.jpg' }),
@@ -98,29 +95,15 @@ describe('Photo > Upload: several files per item', () => {
 });
 
 describe('Photo > Upload from a URL', () => {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { clearDedupStore } = require('../../tools/engine');
 	const booth = readFileSync(join(__dirname, '..', '..', 'fixtures', 'samples', 'booth-0001.jpg'));
-	let emu: Emulator;
-	let host: FileHost;
-	beforeAll(async () => {
-		emu = await startEmulator();
-		host = await startFileHost();
+	const host = useFileHost();
+	beforeAll(() => {
 		host.route('/booth.jpg', serve.file(booth, 'image/jpeg'));
 		host.route('/chunked.jpg', serve.file(booth, 'image/jpeg', { length: false }));
 		host.route('/stream', serve.file(booth, 'image/png', { length: false }));
 		const disposition = `attachment; filename="fallback.heic"; filename*=UTF-8''Tanz%20%F0%9F%92%83.heic`;
 		const headers = { 'Content-Disposition': disposition };
 		host.route('/download?id=42', serve.file(booth, 'image/heic', { headers }));
-	});
-	afterAll(async () => {
-		await emu.close();
-		await host.close();
-	});
-	beforeEach(() => {
-		emu.reset();
-		host.reset();
-		clearDedupStore();
 	});
 	// the file host is on 127.0.0.1, which the URL source refuses unless told otherwise
 	const fromUrl = (path: string, options: object = {}, extra: object = {}) =>
@@ -233,16 +216,6 @@ describe('Photo > Upload from a URL', () => {
 });
 
 describe('Photo > Upload: skip files uploaded before', () => {
-	let emu: Emulator;
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { clearDedupStore } = require('../../tools/engine');
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => {
-		emu.reset();
-		clearDedupStore();
-	});
-
 	const photos = [mediaBytes(1000), mediaBytes(1000)];
 	const input = (names = ['a.jpg', 'b.jpg']) =>
 		names.map((name, index) => ({

@@ -4,15 +4,9 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FileHost } from '../node/fileHost.cts';
-import { serve, startFileHost } from '../node/fileHost.cts';
-import type { Emulator, RunResult } from '../node/fixture.cts';
-import {
-	binaryFromBuffer,
-	runEventPics,
-	startEmulator,
-	uploadParameters,
-} from '../node/fixture.cts';
+import { serve, useFileHost } from '../node/fileHost.cts';
+import type { RunResult } from '../node/fixture.cts';
+import { binaryFromBuffer, runEventPics, uploadParameters, useEmulator } from '../node/fixture.cts';
 
 /**
  * Threat: active content and secrets uploaded as photos. An SVG with <script> and onload went up as
@@ -110,20 +104,8 @@ const HOSTILE: Array<[string, string, Buffer, RegExp]> = [
 	],
 ];
 
-let emu: Emulator;
-let host: FileHost;
-beforeAll(async () => {
-	emu = await startEmulator();
-	host = await startFileHost();
-});
-afterAll(async () => {
-	await emu.close();
-	await host.close();
-});
-beforeEach(() => {
-	emu.reset();
-	host.reset();
-});
+const emu = useEmulator();
+const host = useFileHost();
 
 const fromBinary = async (fileName: string, bytes: Buffer, options: IDataObject = {}) =>
 	await runEventPics({

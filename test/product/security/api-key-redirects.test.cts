@@ -1,15 +1,13 @@
-import type { Emulator, RunResult } from '../node/fixture.cts';
+import type { RunResult } from '../node/fixture.cts';
 import {
 	fileItem,
 	mediaBytes,
-	callListSearch,
-	credentialTypes,
-	NODE_TYPE,
-	nodeTypes,
 	runEventPics,
-	startEmulator,
-	testCredential,
 	uploadParameters,
+	useEmulator,
+	credentialTest,
+	searchList,
+	GET_ALL_EVENTS,
 } from '../node/fixture.cts';
 
 /**
@@ -21,10 +19,7 @@ import {
  * must say what happened without the key or the redirect's path.
  */
 describe('security: the API key never follows a redirect to another host', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
 
 	const STATUSES = [301, 302, 307, 308];
 	/** The redirect points at a path and query that must not show in any error. */
@@ -59,7 +54,7 @@ describe('security: the API key never follows a redirect to another host', () =>
 			redirectTo(status, 'geteventsandalbums');
 			const result = await runEventPics({
 				emu,
-				parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+				parameters: GET_ALL_EVENTS,
 			});
 			expectNothingReachedElsewhere();
 			expectRedirectError(result, status, 'the request for the events list');
@@ -88,14 +83,7 @@ describe('security: the API key never follows a redirect to another host', () =>
 		'the Event dropdown (list search) with %i says so and sends nothing elsewhere',
 		async (status) => {
 			redirectTo(status, 'geteventsandalbums');
-			const search = callListSearch({
-				nodeType: NODE_TYPE,
-				nodeTypes,
-				credentialTypes,
-				credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } },
-				methodName: 'searchEvents',
-				parameters: {},
-			});
+			const search = searchList(emu, {});
 			const outcome = await search.then(
 				() => 'no error',
 				(error: Error) => error.message,
@@ -109,11 +97,7 @@ describe('security: the API key never follows a redirect to another host', () =>
 		'the credential test with %i reports the redirect and sends nothing elsewhere',
 		async (status) => {
 			redirectTo(status, 'geteventsandalbums');
-			const result = await testCredential({
-				credentialType: 'eventPicsApi',
-				credentialTypes,
-				credentials: { apiKey: emu.apiKey, baseUrl: emu.baseUrl },
-			});
+			const result = await credentialTest(emu);
 			expectNothingReachedElsewhere();
 			expect(result).toEqual({
 				status: 'Error',
@@ -131,7 +115,7 @@ describe('security: the API key never follows a redirect to another host', () =>
 		});
 		const result = await runEventPics({
 			emu,
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(result.nodeError?.message).toContain(`with a redirect to ${emu.baseUrl} (307);`);
 		expect(emu.requests.filter((r) => r.server === 'api')).toHaveLength(1);

@@ -1,24 +1,12 @@
-import type { Emulator } from '../node/fixture.cts';
 import {
-	callListSearch,
-	credentialTypes,
-	NODE_TYPE,
-	nodeTypes,
 	runEventPics,
-	startEmulator,
-	testCredential,
+	useEmulator,
+	credentialTest,
+	searchList,
+	GET_ALL_EVENTS,
 } from '../node/fixture.cts';
 
-/** The Event dropdown's list search with a credential of this Base URL. */
-const searchEvents = (emu: Emulator, baseUrl: string) =>
-	callListSearch({
-		nodeType: NODE_TYPE,
-		nodeTypes,
-		credentialTypes,
-		credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl } },
-		methodName: 'searchEvents',
-		parameters: {},
-	});
+const emu = useEmulator();
 
 /**
  * Threat: a Base URL with a user name and password sends them along (and shows the password in
@@ -27,11 +15,6 @@ const searchEvents = (emu: Emulator, baseUrl: string) =>
  * never shown back.
  */
 describe('security: a Base URL with user:password, ?query or #fragment is refused', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	const PASSWORD = 'hunter2-secret-pw';
 	const withUser = () => emu.baseUrl.replace('http://', `http://admin:${PASSWORD}@`);
 
@@ -58,7 +41,7 @@ describe('security: a Base URL with user:password, ?query or #fragment is refuse
 			const result = await runEventPics({
 				emu,
 				baseUrl,
-				parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+				parameters: GET_ALL_EVENTS,
 			});
 			expect(result.nodeError?.message).toBe(
 				`The Base URL of the EventPics credential is refused: ${reason}`,
@@ -72,7 +55,7 @@ describe('security: a Base URL with user:password, ?query or #fragment is refuse
 		const result = await runEventPics({
 			emu,
 			baseUrl: `https://admin:${PASSWORD}@exa mple.com`,
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(result.nodeError?.message).toBe(
 			'The Base URL of the EventPics credential is refused: "https://…@exa mple.com" is not a valid address. Use https://api.eventpics.net.',
@@ -82,7 +65,7 @@ describe('security: a Base URL with user:password, ?query or #fragment is refuse
 
 	it('the Event dropdown refuses each too', async () => {
 		for (const [, baseUrl, reason] of cases()) {
-			const search = searchEvents(emu, baseUrl);
+			const search = searchList(emu, { baseUrl });
 			await expect(search).rejects.toThrow(reason);
 		}
 		expect(emu.requests).toHaveLength(0);
@@ -103,11 +86,7 @@ describe('security: a Base URL with user:password, ?query or #fragment is refuse
 			],
 		];
 		for (const [, baseUrl, reason] of [...cases(), ...more]) {
-			const result = await testCredential({
-				credentialType: 'eventPicsApi',
-				credentialTypes,
-				credentials: { apiKey: emu.apiKey, baseUrl },
-			});
+			const result = await credentialTest(emu, { baseUrl });
 			expect(result).toEqual({ status: 'Error', message: `The Base URL is refused: ${reason}` });
 			expect(result.message).not.toContain(PASSWORD);
 		}
@@ -122,11 +101,6 @@ describe('security: a Base URL with user:password, ?query or #fragment is refuse
  * written plainly is accepted by all three.
  */
 describe('security: node and credential test agree on the Base URL (odd loopback spellings refused)', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	const port = () => new URL(emu.baseUrl).port;
 	const odd = (): Array<[string, string, string]> => [
 		['short 127.1', `http://127.1:${port()}`, '127.0.0.1'],
@@ -144,18 +118,14 @@ describe('security: node and credential test agree on the Base URL (odd loopback
 			const run = await runEventPics({
 				emu,
 				baseUrl,
-				parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+				parameters: GET_ALL_EVENTS,
 			});
 			expect(run.nodeError?.message).toBe(
 				`The Base URL of the EventPics credential is refused: ${reason}`,
 			);
-			const search = searchEvents(emu, baseUrl);
+			const search = searchList(emu, { baseUrl });
 			await expect(search).rejects.toThrow(reason);
-			const tested = await testCredential({
-				credentialType: 'eventPicsApi',
-				credentialTypes,
-				credentials: { apiKey: emu.apiKey, baseUrl },
-			});
+			const tested = await credentialTest(emu, { baseUrl });
 			expect(tested).toEqual({ status: 'Error', message: `The Base URL is refused: ${reason}` });
 			expect(emu.requests).toHaveLength(0);
 		},
@@ -166,15 +136,11 @@ describe('security: node and credential test agree on the Base URL (odd loopback
 		const run = await runEventPics({
 			emu,
 			baseUrl,
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(run.nodeError).toBeUndefined();
 		expect(run.items.length).toBeGreaterThan(0);
-		const tested = await testCredential({
-			credentialType: 'eventPicsApi',
-			credentialTypes,
-			credentials: { apiKey: emu.apiKey, baseUrl },
-		});
+		const tested = await credentialTest(emu, { baseUrl });
 		expect(tested).toEqual({ status: 'OK', message: 'Connection successful!' });
 	});
 });

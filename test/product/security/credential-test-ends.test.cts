@@ -1,6 +1,5 @@
 import { PROBE_LIMITS } from '../../../nodes/EventPics/methods/credentialTest';
-import type { Emulator } from '../node/fixture.cts';
-import { credentialTypes, startEmulator, testCredential } from '../node/fixture.cts';
+import { useEmulator, credentialTest } from '../node/fixture.cts';
 
 /**
  * Threat: a Base URL whose server holds the credential test (run when the credential is saved) as
@@ -9,18 +8,11 @@ import { credentialTypes, startEmulator, testCredential } from '../node/fixture.
  * of the answer, 4 MiB read at most. These run with the real limits, so each takes up to 20 s.
  */
 describe('security: the credential test always ends', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
 
 	const test = async () => {
 		const started = Date.now();
-		const result = await testCredential({
-			credentialType: 'eventPicsApi',
-			credentialTypes,
-			credentials: { apiKey: emu.apiKey, baseUrl: emu.baseUrl },
-		});
+		const result = await credentialTest(emu);
 		return { result, seconds: (Date.now() - started) / 1000 };
 	};
 	const host = () => new URL(emu.baseUrl).host;

@@ -1,5 +1,4 @@
-import type { Emulator } from '../node/fixture.cts';
-import { runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
+import { runEventPics, uploadParameters, useEmulator } from '../node/fixture.cts';
 import type { FileHost } from '../node/fileHost.cts';
 import { proxyThrough, serve, startFileHost } from '../node/fileHost.cts';
 import { createServer } from 'node:http';
@@ -25,7 +24,7 @@ const { SsrfProtectionConfig } = require('@n8n/config');
 const SECRET = Buffer.from('{"AccessKeyId":"ASIA-TEST","SecretAccessKey":"do-not-upload"}');
 const PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 0x55)]);
 
-let emu: Emulator;
+const emu = useEmulator();
 let host: FileHost;
 let restoreProxy: () => void;
 
@@ -37,7 +36,6 @@ beforeAll(async () => {
 		// public to the check, then this machine (DNS rebinding)
 		'rebind.example.com': ['93.184.215.14', '127.0.0.1'],
 	});
-	emu = await startEmulator();
 	host = await startFileHost();
 	restoreProxy = proxyThrough(host);
 	host.route('/secret.json', serve.file(SECRET, 'application/json'));
@@ -46,13 +44,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	restoreProxy();
-	await emu.close();
 	await host.close();
 });
-beforeEach(() => {
-	emu.reset();
-	host.reset();
-});
+beforeEach(() => host.reset());
 
 const fromUrl = (fileUrl: string, options: object = {}) =>
 	uploadParameters({ source: 'url', fileUrl, options: { fileTypes: 'any', ...options } });

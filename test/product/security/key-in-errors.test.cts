@@ -1,20 +1,15 @@
 import type { Emulator, RunResult } from '../node/fixture.cts';
 import {
-	callListSearch,
-	credentialTypes,
 	fileItem,
 	mediaBytes,
-	NODE_TYPE,
-	nodeTypes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
+	searchList,
+	GET_ALL_EVENTS,
 } from '../node/fixture.cts';
 
-let emu: Emulator;
-beforeAll(async () => (emu = await startEmulator()));
-afterAll(async () => await emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 /**
  * The API key goes to the service (header, and the body of getuploadurl) and nowhere else: not in
@@ -105,22 +100,14 @@ describe('the API key never leaks', () => {
 		const result = await runEventPics({
 			emu,
 			apiKey: badKey,
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(result.nodeError?.httpCode).toBe('401');
 		assertNoKey(result, badKey);
 	});
 
 	it('in a dropdown error', async () => {
-		const search = () =>
-			callListSearch({
-				nodeType: NODE_TYPE,
-				nodeTypes,
-				credentialTypes,
-				credentials: { eventPicsApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } },
-				methodName: 'searchEvents',
-				parameters: {},
-			});
+		const search = () => searchList(emu, {});
 		const echo = (key: string) => ({ code: 'REFUSED', message: `bad key ${key}` });
 		// a refusal the dropdown passes on with the service's words: the key in them is blanked out
 		answer('geteventsandalbums', 403, echo)(emu);
@@ -193,7 +180,7 @@ describe('security: the key is redacted from errors in every form an API echoes'
 		const result = await runEventPics({
 			emu,
 			apiKey: KEY,
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(result.nodeError?.httpCode).toBe('401');
 		expectNoForm(result.text(), KEY);
@@ -235,7 +222,7 @@ describe('security: the key is redacted from errors in every form an API echoes'
 			const result = await runEventPics({
 				emu,
 				apiKey: KEY,
-				parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+				parameters: GET_ALL_EVENTS,
 			});
 			const shown = String(result.nodeError?.message);
 			expect(shown).toMatch(/… \(\d+ more characters not shown\)$/);
@@ -259,7 +246,7 @@ describe("security: the key across the cut of an error's details", () => {
 		const result = await runEventPics({
 			emu,
 			apiKey: KEY,
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(result.nodeError?.httpCode).toBe('400');
 		const everything = result.text();

@@ -1,10 +1,9 @@
-import type { Emulator } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
 	mediaBytes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from '../node/fixture.cts';
 
 const named = (fileName: string, mimeType = 'image/jpeg') => ({
@@ -22,10 +21,7 @@ const INVISIBLE =
  * unknown binary id says only "File not found".
  */
 describe('security: names and values are what they look like', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
 
 	it('"photo\\u202Egpj.exe" does not go up looking like a .jpg: the override is removed', async () => {
 		const result = await runEventPics({

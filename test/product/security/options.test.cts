@@ -1,11 +1,10 @@
-import type { Emulator } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
 	mediaBytes,
 	fromList,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from '../node/fixture.cts';
 
 const photo = () => ({
@@ -14,17 +13,14 @@ const photo = () => ({
 	},
 });
 
+const emu = useEmulator();
+
 /**
  * Threat: numeric options typed as expressions skip the editor's limits. `{{ 0 }}` uploads made the
  * node "succeed" with empty items (silent loss), `{{ 1000 }}` ran 1000 uploads at once, `NaN` retried
  * for ever. Every number is checked at run time; an error names the option, the value and the range.
  */
 describe('security: numeric options are checked whatever an expression gives', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	/** Per option: its label, its range in words, and values an expression may give. */
 	const RANGES: Record<string, [string, string, string[]]> = {
 		concurrency: [
@@ -146,11 +142,6 @@ describe('security: numeric options are checked whatever an expression gives', (
  * File Name that is not text crashed with "options.fileName?.trim is not a function".
  */
 describe('security: text options are read as text whatever an expression gives', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
-
 	const withId = (id: string) => ({ ...photo(), json: { id, meta: { z: 1, a: [id, true] } } });
 
 	it('a File ID that is an object tells files apart by its JSON (keys sorted)', async () => {

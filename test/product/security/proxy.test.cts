@@ -1,10 +1,8 @@
+import { useFileHost } from '../node/fileHost.cts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { FileHost } from '../node/fileHost.cts';
-import { startFileHost } from '../node/fileHost.cts';
-import type { Emulator } from '../node/fixture.cts';
-import { runEventPics, startEmulator } from '../node/fixture.cts';
+import { runEventPics, useEmulator, GET_ALL_EVENTS } from '../node/fixture.cts';
 
 /**
  * Threat: a Base URL http://localhost (the emulator, a local set-up) goes through HTTP_PROXY, so the
@@ -15,31 +13,21 @@ import { runEventPics, startEmulator } from '../node/fixture.cts';
  * keeps it true: the day n8n keeps loopback off the proxy, the first test fails.
  */
 describe('security: HTTP_PROXY and a loopback Base URL', () => {
-	let emu: Emulator;
-	let proxy: FileHost;
+	const emu = useEmulator();
+	const proxy = useFileHost(); // also answers as an HTTP proxy, and logs the host asked for
 	const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
-	beforeAll(async () => {
-		emu = await startEmulator();
-		proxy = await startFileHost(); // also answers as an HTTP proxy, and logs the host asked for
-	});
-	afterAll(async () => {
+	afterAll(() => {
 		for (const [name, value] of Object.entries(saved)) {
 			if (value === undefined) delete process.env[name];
 			else process.env[name] = value;
 		}
-		await emu.close();
-		await proxy.close();
-	});
-	beforeEach(() => {
-		emu.reset();
-		proxy.reset();
 	});
 
 	const listEvents = async () =>
 		await runEventPics({
 			emu,
 			baseUrl: emu.baseUrl.replace('127.0.0.1', 'localhost'),
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 
 	it('without NO_PROXY, n8n sends the call to http://localhost through the proxy', async () => {

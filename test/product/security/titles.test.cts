@@ -1,4 +1,4 @@
-import type { Emulator, RunResult } from '../node/fixture.cts';
+import type { RunResult } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
 	fileItem,
@@ -9,8 +9,9 @@ import {
 	NODE_TYPE,
 	nodeTypes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
+	GET_ALL_EVENTS,
 } from '../node/fixture.cts';
 
 /**
@@ -45,10 +46,7 @@ const answer = (eventTitle: string, albumTitle: string, extra: object[] = []) =>
 		],
 	});
 
-let emu: Emulator;
-beforeAll(async () => (emu = await startEmulator()));
-afterAll(async () => await emu.close());
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 const titlesAre = (eventTitle: string, albumTitle: string) =>
 	emu.addFault({
@@ -61,7 +59,7 @@ const titlesAre = (eventTitle: string, albumTitle: string) =>
 const getMany = async (): Promise<RunResult> =>
 	await runEventPics({
 		emu,
-		parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+		parameters: GET_ALL_EVENTS,
 	});
 
 const search = async (methodName: string, parameters: object = {}) =>

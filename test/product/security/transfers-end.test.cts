@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 import type { Emulator } from '../node/fixture.cts';
-import { runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
+import { runEventPics, uploadParameters, useEmulator } from '../node/fixture.cts';
 
 /**
  * Threat: a server that holds the node as long as it likes (an AI agent's tool call, a form's
@@ -21,20 +21,17 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
 }
 
 describe('security: a URL-source download always ends', () => {
-	let emu: Emulator & {
-		addDownload: (
-			name: string,
-			bytes: Buffer,
-			o?: { contentType?: string; length?: boolean },
-		) => string;
-	};
+	const emu = useEmulator<
+		Emulator & {
+			addDownload: (
+				name: string,
+				bytes: Buffer,
+				o?: { contentType?: string; length?: boolean },
+			) => string;
+		}
+	>();
 	let url: string;
-	beforeAll(async () => (emu = (await startEmulator()) as typeof emu));
-	afterAll(async () => await emu.close());
-	beforeEach(() => {
-		emu.reset();
-		url = emu.addDownload('party.jpg', PHOTO, { contentType: 'image/jpeg' });
-	});
+	beforeEach(() => (url = emu.addDownload('party.jpg', PHOTO, { contentType: 'image/jpeg' })));
 
 	const download = (options: object) =>
 		timed(() =>
@@ -54,7 +51,9 @@ describe('security: a URL-source download always ends', () => {
 		expect(result.nodeError?.message).toBe(
 			`The download stalled: its server sent nothing for 2 s (Timeout): ${url}`,
 		);
-		expect(result.nodeError?.description).toContain('The server of the File URL stopped sending data.');
+		expect(result.nodeError?.description).toContain(
+			'The server of the File URL stopped sending data.',
+		);
 		expect(seconds).toBeGreaterThanOrEqual(2);
 		expect(seconds).toBeLessThan(8);
 		expect(emu.uploads).toHaveLength(0);

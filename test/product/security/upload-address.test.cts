@@ -2,13 +2,13 @@ import type { Server } from 'node:https';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
-import type { Emulator, RunResult } from '../node/fixture.cts';
+import type { RunResult } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
 	mediaBytes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
 } from '../node/fixture.cts';
 import { lookups, resolveNames } from '../node/names.cts';
 import type { TlsFront } from '../node/tlsFront.cts';
@@ -39,7 +39,7 @@ const PHOTO = () => ({
 const REFUSED = 'EventPics answered with an upload address the node does not send files to: ';
 const SECRET_TEXT = 'Internal: db_password=hunter2';
 
-let emu: Emulator;
+const emu = useEmulator();
 let front: TlsFront;
 /** A server on 127.0.0.1 that answers every request with 400 and a secret. */
 let leaky: Server;
@@ -55,7 +55,6 @@ beforeAll(async () => {
 	ssrf.allowedIpRanges = ['127.0.0.1/32'];
 	// the test world's DNS, for n8n's egress filter (../node/names.cts)
 	resolveNames({ 'photos.example.test': '10.9.8.7', [STORAGE_HOST]: STORAGE_ADDRESS });
-	emu = await startEmulator();
 	front = await startTlsFront(emu);
 	leaky = createServer(front.serverOptions, (req, res) => {
 		leakyHits++;
@@ -68,10 +67,8 @@ afterAll(async () => {
 	leaky.closeAllConnections();
 	await new Promise((resolve) => leaky.close(resolve));
 	await front.close();
-	await emu.close();
 });
 beforeEach(() => {
-	emu.reset();
 	front.uploadOrigin = 'https://storage.eventpics.test';
 	leakyHits = 0;
 	leakyBody = SECRET_TEXT;

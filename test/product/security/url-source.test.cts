@@ -3,10 +3,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import type { Emulator } from '../node/fixture.cts';
-import { runEventPics, startEmulator, uploadParameters } from '../node/fixture.cts';
-import type { FileHost } from '../node/fileHost.cts';
-import { proxyThrough, serve, startFileHost } from '../node/fileHost.cts';
+import { runEventPics, uploadParameters, useEmulator } from '../node/fixture.cts';
+import { serve, useFileHost } from '../node/fileHost.cts';
 import { resolveNames } from '../node/names.cts';
 
 /**
@@ -37,9 +35,8 @@ const { Container } = require('@n8n/di');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { SsrfProtectionConfig } = require('@n8n/config');
 
-let emu: Emulator;
-let host: FileHost;
-let restoreProxy: () => void;
+const emu = useEmulator();
+const host = useFileHost({ proxy: true });
 
 beforeAll(async () => {
 	// public names of the test world: the egress filter resolves them, the request goes to the proxy
@@ -48,20 +45,8 @@ beforeAll(async () => {
 	const ssrf = Container.get(SsrfProtectionConfig);
 	ssrf.enabled = false;
 	ssrf.allowedIpRanges = ['127.0.0.1/32'];
-	emu = await startEmulator();
-	host = await startFileHost();
-	restoreProxy = proxyThrough(host);
 	host.route('/secret.json', serve.file(SECRET, 'application/json'));
 	host.route('/photo.jpg', serve.file(PHOTO, 'image/jpeg'));
-});
-afterAll(async () => {
-	restoreProxy();
-	await emu.close();
-	await host.close();
-});
-beforeEach(() => {
-	emu.reset();
-	host.reset();
 });
 
 const fromUrl = (fileUrl: string, options: object = {}) =>

@@ -1,10 +1,10 @@
-import type { Emulator } from '../node/fixture.cts';
 import {
 	binaryFromBuffer,
 	mediaBytes,
 	runEventPics,
-	startEmulator,
 	uploadParameters,
+	useEmulator,
+	GET_ALL_EVENTS,
 } from '../node/fixture.cts';
 
 const photo = (name = 'w.jpg') => ({
@@ -26,10 +26,7 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
  * limits that only a hang breaks; they are not speed measurements.
  */
 describe('security: every wait is bounded and every answer capped', () => {
-	let emu: Emulator;
-	beforeAll(async () => (emu = await startEmulator()));
-	afterAll(async () => await emu.close());
-	beforeEach(() => emu.reset());
+	const emu = useEmulator();
 
 	it('getuploadurl dripping one byte every 300 ms ends at the deadline (Timeout 1 s), though it never goes idle for 1 s', async () => {
 		emu.addFault({ endpoint: 'getuploadurl', kind: 'drip', ms: 300 });
@@ -73,7 +70,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 		emu.addFault({ endpoint: 'geteventsandalbums', kind: 'endless' });
 		const result = await runEventPics({
 			emu,
-			parameters: { resource: 'event', operation: 'getAll', returnAll: true },
+			parameters: GET_ALL_EVENTS,
 		});
 		expect(result.nodeError?.message).toBe(
 			'EventPics answered the request for the events list with more than 4 MiB, more than such an answer can be, so the node stopped reading it',
@@ -173,9 +170,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 				inputItems: [photo()],
 			}),
 		);
-		expect(result.nodeError?.message).toBe(
-			'EventPics limited the request rate of this key (429)',
-		);
+		expect(result.nodeError?.message).toBe('EventPics limited the request rate of this key (429)');
 		expect(result.nodeError?.description).toContain(
 			'EventPics asked to wait 40 s before the next try (Retry-After), more than the 5 s left of Options > "Max Total Wait (Seconds)", so the node stopped at once instead of waiting.',
 		);
@@ -223,9 +218,7 @@ describe('security: every wait is bounded and every answer capped', () => {
 				inputItems: [photo('first.jpg'), photo('second.jpg')],
 			}),
 		);
-		expect(result.items[0].json.error).toBe(
-			'EventPics limited the request rate of this key (429)',
-		);
+		expect(result.items[0].json.error).toBe('EventPics limited the request rate of this key (429)');
 		expect(result.items[1].json).toMatchObject({ fileName: 'second.jpg', statusCode: 200 });
 		// the second file waited for the pause (2 s at most), not for 34 days
 		expect(seconds).toBeGreaterThanOrEqual(1.5);
