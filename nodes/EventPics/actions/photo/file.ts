@@ -25,8 +25,6 @@ export interface FileJob {
 	options: UploadOptions;
 	/** A binary field of the item, or its File URL. */
 	from: { field: string } | { url: string };
-	/** Several files of one item: a File ID is told apart by the binary field. */
-	shares: boolean;
 	/** What the output says of it even when it fails: event, album, where it comes from. */
 	details: FileDetails;
 }
