@@ -65,32 +65,23 @@ export function checkedNumber(
 	);
 }
 
-/** A switch, whatever an expression gave: true or false, or the text "true" or "false" ("false" is off). */
-export function readSwitch(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	name: string,
-	label: string,
-): boolean {
-	const value: unknown = ctx.getNodeParameter(name, itemIndex, false);
-	const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
-	if (text === true || text === 'true') return true;
-	if (text === false || text === 'false') return false;
-	throw fail(
-		ctx,
-		`"${label}" must be true or false, not ${quoted(value)}`,
-		`Turn "${label}" on or off; when it is an expression, make it give true or false.`,
-		itemIndex,
-	);
-}
-
-/** Return All / Limit of a Get Many operation. */
+/**
+ * Return All / Limit of a Get Many operation. Return All whatever an expression gave: true or false,
+ * or the text "true" or "false" ("false" is off).
+ */
 export function applyLimit<T>(ctx: IExecuteFunctions, itemIndex: number, list: T[]): T[] {
-	if (readSwitch(ctx, itemIndex, 'returnAll', 'Return All')) return list;
-	return list.slice(
-		0,
-		checkedNumber(ctx, 'limit', ctx.getNodeParameter('limit', itemIndex, 50), itemIndex, ''),
-	);
+	const value: unknown = ctx.getNodeParameter('returnAll', itemIndex, false);
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
+	if (text === true || text === 'true') return list;
+	if (text !== false && text !== 'false')
+		throw fail(
+			ctx,
+			`"Return All" must be true or false, not ${quoted(value)}`,
+			'Turn "Return All" on or off; when it is an expression, make it give true or false.',
+			itemIndex,
+		);
+	const limit = ctx.getNodeParameter('limit', itemIndex, 50);
+	return list.slice(0, checkedNumber(ctx, 'limit', limit, itemIndex, ''));
 }
 
 /** JSON's replacer for a File ID: objects with their keys sorted, so that equal objects give equal text. */
@@ -163,24 +154,15 @@ export function fileIdText(
 	return text.length <= 200 ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
-/** What identifies a file for Skip Files Uploaded Before: its content, or a File ID of the item. */
-export type SkipBy = { by: 'content' } | { by: 'fileId'; fileId: string };
-
-/** Where Taken At comes from, and what to send for a photo without a date. */
-export interface TakenAtPlan {
-	exif: boolean;
-	fallback: 'none' | 'now' | 'value';
-	value?: number;
-}
-
 /** Options > Taken At, as the editor stores it; EXIF with no date sent when it was not added. */
-function takenAtPlan(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): TakenAtPlan {
+function takenAtPlan(ctx: IExecuteFunctions, itemIndex: number, raw: unknown) {
 	const settings =
 		(raw as { settings?: { source?: string; fallback?: string; value?: unknown } } | undefined)
 			?.settings ?? {};
 	const exif = (settings.source ?? 'exif') === 'exif';
 	const fallback = (exif ? settings.fallback : settings.source) ?? 'none';
-	if (fallback !== 'value') return { exif, fallback: fallback === 'now' ? 'now' : 'none' };
+	if (fallback !== 'value')
+		return { exif, fallback: fallback === 'now' ? 'now' : 'none', value: undefined };
 	const parsed = parseTakenAt(settings.value, ctx.getTimezone());
 	if (parsed.ok && parsed.value === undefined)
 		throw fail(
@@ -196,17 +178,17 @@ function takenAtPlan(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): T
 			'Set Options > "Taken At" > "Value" to an ISO 8601 date such as 2026-06-20T18:30:00+02:00, epoch milliseconds or seconds, or an n8n date such as {{ $now }}.',
 			itemIndex,
 		);
-	return { exif, fallback: 'value', value: parsed.value };
+	return { exif, fallback: 'value' as const, value: parsed.value };
 }
 
 /** Options > Skip Files Uploaded Before: off when not added, else by content or by a File ID that is not empty. */
-function skipOf(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): SkipBy | undefined {
+function skipOf(ctx: IExecuteFunctions, itemIndex: number, raw: unknown) {
 	const settings = (raw as { settings?: { identifyBy?: unknown; fileId?: unknown } } | undefined)
 		?.settings;
 	if (!settings) return undefined;
-	if (settings.identifyBy !== 'fileId') return { by: 'content' };
+	if (settings.identifyBy !== 'fileId') return { by: 'content' as const };
 	const fileId = fileIdText(ctx, settings.fileId, itemIndex, 'File ID');
-	if (fileId !== '') return { by: 'fileId', fileId };
+	if (fileId !== '') return { by: 'fileId' as const, fileId };
 	throw fail(
 		ctx,
 		'"Skip Files Uploaded Before" identifies files by File ID, but the File ID is empty',
