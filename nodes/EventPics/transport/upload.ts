@@ -140,9 +140,9 @@ async function sendPut(
 	target: Target,
 	file: Outgoing,
 	body: Body,
+	{ watch, state }: ReturnType<typeof watchBody>,
 	timeoutMs: number,
 ) {
-	const { watch, state } = watchBody(body, file.size, timeoutMs);
 	const signal = withCancel(ctx, watch.signal);
 	const stopped = (error: unknown) => stoppedPut(watch, state, file.size, timeoutMs, error);
 	try {
@@ -181,10 +181,6 @@ async function sendPut(
 		if (statusCode < 200 || statusCode > 299)
 			throw statusError('put', statusCode, headers, parseBody(bytes, statusCode));
 		return { statusCode, etag: headerText(headers, 'etag') };
-	} catch (error) {
-		throw Object.assign(error as EventPicsError, {
-			sent: { bytes: state.bytes, whole: state.whole },
-		});
 	} finally {
 		watch.end();
 	}
@@ -203,15 +199,10 @@ async function uploadTarget(
 ) {
 	const refuse = (detail: string) =>
 		new EventPicsError('refusedAddress', { step: 'getuploadurl', detail });
-	let url: URL;
-	try {
-		url = new URL(address);
-	} catch {
-		throw refuse('it is not an address');
-	}
+	// requestUploadUrl took only an http(s) address
+	if (!URL.canParse(address)) throw refuse('it is not an address');
+	const url = new URL(address);
 	const base = new URL(baseUrl);
-	if (url.protocol !== 'https:' && url.protocol !== 'http:')
-		throw refuse(`"${shown(url.protocol)}" is not http(s)`);
 	if (url.protocol === 'http:' && base.protocol !== 'http:')
 		throw refuse(`"${shown(url.origin)}" uses plain http://, so the file would travel unencrypted`);
 	const inside = allowInternal || internalHostReason(base.hostname) !== undefined;
@@ -222,22 +213,25 @@ async function uploadTarget(
 	);
 }
 
-/** What a failed try leaves in the report: a possible duplicate, or how far a streamed body got. */
+/** What a failed PUT leaves in the report: a possible duplicate, or how far its body got. */
 function noteFailure(
 	report: Report,
-	failure: EventPicsError & { sent?: { bytes: number; whole: boolean } },
-	streamed: boolean,
+	failure: EventPicsError,
+	{ whole, bytes }: ReturnType<typeof watchBody>['state'],
 	attemptNumber: number,
-	file: Outgoing,
+	size: number,
 	timeoutMs: number,
 ) {
-	const { sent } = failure;
-	if (!sent || failure.facts.statusCode !== undefined) return;
-	// the whole file went out and no answer came: the storage may have it already
-	if (sent.whole) report.possibleDuplicate = true;
-	else if (sent.bytes > 0 && streamed)
+	if (failure.facts.statusCode !== undefined) return;
+	const broke =
+		failure.kind === 'stalled'
+			? `no data moved for ${shownDuration(timeoutMs)}`
+			: `the connection broke (${failure.facts.networkCode ?? 'no answer'})`;
+	// no answer after the whole file went out (a body in memory goes out at once): the storage may have it
+	if (whole) report.possibleDuplicate = true;
+	else if (bytes > 0)
 		report.brokenTransfers.push(
-			`Try ${attemptNumber} of the upload was moving when it broke off: ${progress(sent.bytes, file.size)} had been sent when ${failure.kind === 'stalled' ? `no data moved for ${shownDuration(timeoutMs)}` : `the connection broke (${failure.facts.networkCode ?? 'no answer'})`}.`,
+			`Try ${attemptNumber} of the upload was moving when it broke off: ${progress(bytes, size)} had been sent when ${broke}.`,
 		);
 }
 
@@ -279,14 +273,15 @@ export async function uploadFile(
 		}
 		const putAt = Date.now();
 		const body = await file.open();
+		const sent = watchBody(body, file.size, policy.timeoutMs);
 		try {
-			const done = await sendPut(ctx, address.target, file, body, policy.timeoutMs);
+			const done = await sendPut(ctx, address.target, file, body, sent, policy.timeoutMs);
 			signals.succeeded();
 			return { ...done, attempts: attemptNumber, ...report };
 		} catch (error) {
 			const failure = throttled(error, putAt) as EventPicsError;
 			if (failure.facts.statusCode === 403) [address, refreshes] = [undefined, refreshes + 1];
-			noteFailure(report, failure, !Buffer.isBuffer(body), attemptNumber, file, policy.timeoutMs);
+			noteFailure(report, failure, sent.state, attemptNumber, file.size, policy.timeoutMs);
 			throw failure;
 		} finally {
 			if (!Buffer.isBuffer(body) && !body.destroyed) body.destroy();
