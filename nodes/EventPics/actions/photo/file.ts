@@ -10,10 +10,9 @@ import type { TypeDecision } from '../../helpers/media';
 import { decideType } from '../../helpers/media';
 import { isoInZone } from '../../helpers/takenAt';
 import { shown, shownSize } from '../../helpers/text';
-import type { Wholeness } from '../../helpers/wholeness';
 import { wholenessCheck } from '../../helpers/wholeness';
 import { shownUrl, startDownload } from '../../transport/download';
-import type { Body, Outgoing } from '../../transport/upload';
+import type { Body } from '../../transport/upload';
 import type { UploadOptions } from '../options';
 import type { FileDetails } from '../output';
 
@@ -27,17 +26,6 @@ export interface FileJob {
 	from: { field: string } | { url: string };
 	/** What the output says of it even when it fails: event, album, where it comes from. */
 	details: FileDetails;
-}
-
-/** A file decided once: what is sent and how to read it, what its output says, its content hash. */
-export interface Decided {
-	outgoing: Outgoing;
-	details: FileDetails;
-	whole: Wholeness;
-	/** SHA-256 of the content, when asked for. */
-	hash?: string;
-	/** Lets go of a file read whole into memory (n8n's `database` binary data mode); it is read again if needed. */
-	release: () => void;
 }
 
 /**
@@ -170,11 +158,16 @@ async function binaryFile(
 		: undefined;
 	const tooLarge = (size: string) =>
 		`The file in binary field "${shown(field)}" (${size}) is too large to read from n8n's database`;
-	return {
-		...storedSource(ctx, itemIndex, { binary, size: metadata?.fileSize ?? 0 }, tooLarge),
-		name: binary.fileName ?? metadata?.fileName,
-		mimeType: binary.mimeType || metadata?.mimeType,
-	};
+	const source = storedSource(ctx, itemIndex, { binary, size: metadata?.fileSize ?? 0 }, tooLarge);
+	const name = binary.fileName ?? metadata?.fileName;
+	if (source.size === 0)
+		throw refuse(
+			ctx,
+			itemIndex,
+			`The file ${name ? `"${shown(name)}" ` : ''}in binary field "${shown(field)}" is empty (0 bytes)`,
+			'Check the node that produced the file: an empty file cannot be uploaded.',
+		);
+	return { ...source, name, mimeType: binary.mimeType || metadata?.mimeType };
 }
 
 /** An address as a message may show it when it is none: user information removed, cut. */
@@ -289,42 +282,20 @@ function sourceWarnings(source: Source, type: Extract<TypeDecision, { ok: true }
  * the same first bytes), whether it is whole, its content hash when asked, and its warnings. One
  * read of the file gives all of it; the upload then reads it again, streamed.
  */
-export async function decideFile(
-	ctx: IExecuteFunctions,
-	job: FileJob,
-	hashed: boolean,
-): Promise<Decided> {
+export async function decideFile(ctx: IExecuteFunctions, job: FileJob, hashed: boolean) {
 	const { itemIndex, options } = job;
-	const field = 'field' in job.from ? job.from.field : undefined;
-	const source = field
-		? await binaryFile(ctx, itemIndex, field)
-		: await urlFile(ctx, job, (job.from as { url: string }).url);
-	if (source.size === 0) {
-		const named = source.name ? `"${shown(source.name)}" ` : '';
-		throw refuse(
-			ctx,
-			itemIndex,
-			`The file ${named}in binary field "${shown(field ?? '')}" is empty (0 bytes)`,
-			'Check the node that produced the file: an empty file cannot be uploaded.',
-		);
-	}
+	const source =
+		'url' in job.from
+			? await urlFile(ctx, job, job.from.url)
+			: await binaryFile(ctx, itemIndex, job.from.field);
 	const read = await readOnce(await source.open(), hashed);
-	const from = `binary field "${shown(field ?? '')}"`;
+	const from = `binary field "${shown('field' in job.from ? job.from.field : '')}"`;
 	const name = options.fileName || source.name || '';
 	if (!source.type && sanitizeFileName(name) === '') throw unnamed(ctx, itemIndex, from);
 	const type =
 		source.type ?? decided(ctx, itemIndex, from, name, source.mimeType, read.head, options);
 	const warnings = [...type.warnings, ...sourceWarnings(source, type)];
 	const takenAt = takenAtOf(ctx, job, read.head);
-	const outgoing: Outgoing = {
-		linkId: job.linkId,
-		albumId: job.albumId,
-		fileName: type.fileName,
-		takenAt: takenAt.ms,
-		contentType: type.contentType,
-		size: source.size,
-		open: source.open,
-	};
 	const details: FileDetails = {
 		...job.details,
 		fileName: type.fileName,
@@ -339,5 +310,21 @@ export async function decideFile(
 		binaryDataMode: source.mode ?? null,
 		warnings,
 	};
-	return { outgoing, details, whole: read.whole, hash: read.hash, release: source.release };
+	// what is sent and how to read it; `release` lets go of a file read whole (database mode)
+	return {
+		linkId: job.linkId,
+		albumId: job.albumId,
+		fileName: type.fileName,
+		takenAt: takenAt.ms,
+		contentType: type.contentType,
+		size: source.size,
+		open: source.open,
+		release: source.release,
+		details,
+		whole: read.whole,
+		hash: read.hash,
+	};
 }
+
+/** A file decided once: what is sent and how to read it, what its output says, its content hash when asked. */
+export type Decided = Awaited<ReturnType<typeof decideFile>>;

@@ -408,24 +408,22 @@ async function planSkips(ctx: IExecuteFunctions, account: Account, turns: Turn[]
 	let keptBytes = 0;
 	await runPool(skipping.length, new Pacer({ max: 8 }), async (index) => {
 		const turn = skipping[index];
-		if (turn.job.options.skip?.by === 'fileId') return;
+		const { job } = turn;
+		const skip = job.options.skip!;
 		try {
-			const file = (turn.file = await decideFile(ctx, turn.job, true));
-			// a file read whole (database mode) stays in memory until its upload, 32 MiB in all
-			if (file.details.binaryDataMode && keptBytes + file.outgoing.size <= 32 * 1024 * 1024)
-				keptBytes += file.outgoing.size;
-			else file.release();
+			if (skip.by === 'content') {
+				const file = (turn.file = await decideFile(ctx, job, true));
+				// a file read whole (database mode) stays in memory until its upload, 32 MiB in all
+				if (file.details.binaryDataMode && keptBytes + file.size <= 32 * 1024 * 1024)
+					keptBytes += file.size;
+				else file.release();
+			}
+			const fileKey = skip.by === 'fileId' ? `key:${skip.fileId}` : `sha256:${turn.file!.hash}`;
+			turn.key = historyKey(job.linkId, job.albumId, fileKey);
 		} catch (error) {
 			turn.unread = error;
 		}
 	});
-	for (const turn of skipping) {
-		const { job } = turn;
-		const skip = job.options.skip!;
-		const fileKey =
-			skip.by === 'fileId' ? `key:${skip.fileId}` : turn.file && `sha256:${turn.file.hash}`;
-		if (fileKey) turn.key = historyKey(job.linkId, job.albumId, fileKey);
-	}
 	const keyed = skipping.filter((turn) => turn.key !== undefined);
 	const history = new RunHistory(ctx, account);
 	const known = await history.check(keyed.map((turn) => turn.key!));
@@ -433,6 +431,7 @@ async function planSkips(ctx: IExecuteFunctions, account: Account, turns: Turn[]
 		turn.skip = skipTurn(ctx, history, turn.key!, turn.job.itemIndex, known.has(turn.key!));
 	return history;
 }
+
 /**
  * Skipped when the history knows the file; else it holds the claim on its key in this process (taken
  * now, in item order), or waits for whoever holds it: skipped once that upload arrived, tried when it
@@ -513,15 +512,16 @@ async function sendOne(ctx: IExecuteFunctions, turn: Turn, run: Run) {
 			historyKey,
 			reason: skipped,
 		});
-	const { outgoing, whole, details } = (turn.file ??= await decideFile(ctx, job, false));
+	const file = (turn.file ??= await decideFile(ctx, job, false));
+	const { whole, details } = file;
 	if (whole.whole === false && !job.options.types.allowOther)
 		return fileOutput('incomplete', {
 			...details,
 			historyKey,
-			reason: `"${shown(outgoing.fileName)}" is cut short: ${whole.reason} (${whole.format}). It was not uploaded: if it is still being written, a later run takes it; if it is damaged, replace it.`,
+			reason: `"${shown(file.fileName)}" is cut short: ${whole.reason} (${whole.format}). It was not uploaded: if it is still being written, a later run takes it; if it is damaged, replace it.`,
 		});
 	const options = { allowInternal: job.options.allowInternal, signals: run.pacer };
-	const report = await uploadFile(ctx, run.account, outgoing, job.options.policy, options);
+	const report = await uploadFile(ctx, run.account, file, job.options.policy, options);
 	skip?.settle(true);
 	const warnings = [...(details.warnings as string[]), ...report.brokenTransfers];
 	if (report.possibleDuplicate)
