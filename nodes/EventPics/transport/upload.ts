@@ -24,7 +24,7 @@ import {
 export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 export type Body = Buffer | BinaryStream;
 
-/** One file to send, decided: where it goes, its name and type, its size, and a way to read it. */
+/** One file to send; `open` opens it anew (a stream is spent once sent), its reader closes it. */
 export interface Outgoing {
 	linkId: string;
 	albumId?: string;
@@ -32,24 +32,11 @@ export interface Outgoing {
 	takenAt?: number;
 	contentType: string;
 	size: number;
-	/** Opens the file anew (a stream is spent once sent); its reader closes it. */
 	open: () => Promise<Body>;
 }
 
-/**
- * What an upload reports besides its answer: the upload addresses asked for (a refused or expired
- * one is replaced, never replayed), whether a connection broke after the whole file was sent (the
- * retry may have stored it twice), the tries that broke off while the file moved (a sentence each).
- */
-interface Report {
-	uploadUrlRequests: number;
-	possibleDuplicate: boolean;
-	brokenTransfers: string[];
-}
-
-/** An upload address is reused for a retry only while surely valid (it lives about 300 s). */
+/** An upload address (it lives ~300 s) is reused while surely valid; a 403 gets this many fresh ones. */
 const REUSE_MS = 240_000;
-/** Fresh addresses asked for after a 403 before the storage's refusal is final. */
 const MAX_REFRESHES = 2;
 
 /** The rate of the last seconds of a body, to tell how long its last bytes still need to arrive. */
@@ -77,13 +64,11 @@ function rateProbe() {
 }
 
 /**
- * The watch over a PUT's body: a stream's bytes are counted as the request takes them (it is paused
- * until n8n pipes it, so no byte goes elsewhere); a body held in memory cannot be watched (n8n writes
- * it in one go): it gets Timeout plus its size at 256 kbit/s.
+ * A PUT body's watch: a stream is counted as the request takes it (paused until n8n pipes it); a
+ * body in memory goes out in one go, unwatched: it gets Timeout plus its size at 256 kbit/s.
  */
 function watchBody(body: Body, size: number, timeoutMs: number) {
 	const stream = Buffer.isBuffer(body) ? undefined : body;
-	// what the PUT has sent so far, and whether its answer began
 	const state = { bytes: stream ? 0 : size, whole: !stream, answering: false };
 	const watch = watchTransfer(
 		stream
@@ -130,11 +115,7 @@ function stoppedPut(
 	return new EventPicsError('stalled', { step: 'put', detail, timeoutMs });
 }
 
-/**
- * One PUT, ended only by a stall: no byte of the file moving for Timeout, no answer for Timeout after
- * its last byte can have arrived, an answer that does not end within Timeout of its headers. n8n's
- * own `timeout` runs until the answer's headers only, so it would bound the whole body.
- */
+/** One PUT, ended only by a stall (n8n's `timeout` runs to the answer's headers: it would bound the body). */
 async function sendPut(
 	ctx: IExecuteFunctions,
 	target: Target,
@@ -186,11 +167,7 @@ async function sendPut(
 	}
 }
 
-/**
- * Why the node will not send a file to the upload address `getuploadurl` answered: plain http://
- * only when the Base URL is itself plain http:// (the credential allows that for loopback only);
- * an internal address only when the Base URL is internal too or `allowInternal` is on.
- */
+/** The upload address, refused when plain http:// or internal while the Base URL is not (or `allowInternal`). */
 async function uploadTarget(
 	ctx: IExecuteFunctions,
 	address: string,
@@ -215,7 +192,7 @@ async function uploadTarget(
 
 /** What a failed PUT leaves in the report: a possible duplicate, or how far its body got. */
 function noteFailure(
-	report: Report,
+	report: { possibleDuplicate: boolean; brokenTransfers: string[] },
 	failure: EventPicsError,
 	{ whole, bytes }: ReturnType<typeof watchBody>['state'],
 	attemptNumber: number,
@@ -236,10 +213,10 @@ function noteFailure(
 }
 
 /**
- * The two-step upload: `getuploadurl` just before each PUT (paced by the run's rate), the PUT of the
- * body streamed to the whole address unchanged, with Content-Type and Content-Length and nothing else
- * of the node's. Retries what is safe; a refused or expired address (403) is replaced at once, never
- * replayed.
+ * The two-step upload: `getuploadurl` just before each PUT (paced by the run's rate), then the body
+ * streamed to the whole address unchanged. Retries what is safe; a refused or expired address (403)
+ * is replaced at once, never replayed. Reports the addresses asked for, a possible duplicate and the
+ * tries that broke off while the file moved.
  */
 export async function uploadFile(
 	ctx: IExecuteFunctions,
@@ -247,8 +224,9 @@ export async function uploadFile(
 	file: Outgoing,
 	policy: Policy,
 	options: { allowInternal: boolean; signals: RateSignals },
-): Promise<Report & { statusCode: number; etag?: string; attempts: number }> {
-	const report: Report = { uploadUrlRequests: 0, possibleDuplicate: false, brokenTransfers: [] };
+) {
+	const brokenTransfers: string[] = [];
+	const report = { uploadUrlRequests: 0, possibleDuplicate: false, brokenTransfers };
 	let address: { target: Target; at: number } | undefined;
 	let refreshes = 0;
 	const { signals } = options;
