@@ -7,11 +7,7 @@ import { parseTakenAt } from '../helpers/takenAt';
 import type { Policy } from '../transport/request';
 import { DEFAULT_POLICY } from '../transport/request';
 
-/**
- * The values of parameters and options, checked whatever an expression made of them (NaN, 2.5, "10",
- * an object): an error names the field, what it got and what it takes. An option that applies to the
- * whole run (Concurrent Uploads, read from the first item) names no item.
- */
+/** Numeric parameters, checked whatever an expression made of them (NaN, 2.5, "10", an object). */
 export const NUMBER_RULES = {
 	concurrency: { label: 'Concurrent Uploads', min: 0, max: 64, integer: true },
 	maxAttempts: { label: 'Max Attempts', min: 1, max: 20, integer: true },
@@ -43,20 +39,11 @@ export function checkedNumber(
 	where = 'Options > ',
 ) {
 	const rule = NUMBER_RULES[name];
-	const number =
-		typeof value === 'number'
-			? value
-			: typeof value === 'string' && value.trim() !== ''
-				? Number(value.trim())
-				: NaN;
+	const text = typeof value === 'string' ? value.trim() : '';
+	const number = typeof value === 'number' ? value : text === '' ? NaN : Number(text);
 	const range = `${rule.integer ? 'a whole number' : 'a number'} from ${rule.min} to ${rule.max}`;
-	if (
-		Number.isFinite(number) &&
-		number >= rule.min &&
-		number <= rule.max &&
-		(!rule.integer || Number.isInteger(number))
-	)
-		return number;
+	const kind = rule.integer ? Number.isInteger(number) : Number.isFinite(number);
+	if (kind && number >= rule.min && number <= rule.max) return number;
 	throw fail(
 		ctx,
 		`"${rule.label}" is ${quoted(value)}, but must be ${range}`,
@@ -65,10 +52,7 @@ export function checkedNumber(
 	);
 }
 
-/**
- * Return All / Limit of a Get Many operation. Return All whatever an expression gave: true or false,
- * or the text "true" or "false" ("false" is off).
- */
+/** Return All / Limit of a Get Many operation; Return All may also be the text "true" or "false". */
 export function applyLimit<T>(ctx: IExecuteFunctions, itemIndex: number, list: T[]): T[] {
 	const value: unknown = ctx.getNodeParameter('returnAll', itemIndex, false);
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
@@ -100,10 +84,8 @@ function sortedKeys(_key: string, value: unknown): unknown {
 const JSON_PATH = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*)+)\s*\}\}$/;
 
 /**
- * Each item's value of a parameter that names a File ID. When it is `{{ $json.<path> }}` and the
- * path leads to text or a number, the value is read from the item itself, as n8n's evaluation would
- * give it: evaluating an expression costs n8n some 0.1-0.2 ms, most of a Keep New run over 2,000
- * known files. Anything else (a missing field, an object, another expression) is n8n's to evaluate.
+ * Each item's File ID. `{{ $json.<path> }}` leading to text or a number is read from the item itself:
+ * n8n's evaluation costs some 0.1-0.2 ms, most of a Keep New run over 2,000 known files.
  */
 export function fileIdReader(
 	ctx: IExecuteFunctions,
@@ -124,11 +106,7 @@ export function fileIdReader(
 	};
 }
 
-/**
- * A File ID as text, whatever an expression gave: text (trimmed), a number or boolean as written, a
- * date in ISO 8601, an object or list as JSON with sorted keys; longer than 200 characters, its
- * SHA-256. A function, a symbol or an object that contains itself is refused. Empty: none.
- */
+/** A File ID as text: objects as JSON with sorted keys, dates in ISO 8601; over 200 characters, its SHA-256. */
 export function fileIdText(
 	ctx: IExecuteFunctions,
 	value: unknown,
@@ -228,7 +206,6 @@ export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number) {
 	};
 }
 
-/** Photo > Upload's options of one item, every value checked. */
 export type UploadOptions = ReturnType<typeof readUploadOptions>;
 
 /** Concurrent Uploads 0 (automatic): 4 at first, growing to 64 while EventPics answers quickly. */
