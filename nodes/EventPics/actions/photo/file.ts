@@ -16,15 +16,13 @@ import type { Body } from '../../transport/upload';
 import type { UploadOptions } from '../options';
 import type { FileDetails } from '../output';
 
-/** One file of one item to upload: where it goes, its item's options, where it comes from. */
+/** One file of one item to upload; `details`: what its output says even when it fails. */
 export interface FileJob {
 	itemIndex: number;
 	linkId: string;
 	albumId?: string;
 	options: UploadOptions;
-	/** A binary field of the item, or its File URL. */
 	from: { field: string } | { url: string };
-	/** What the output says of it even when it fails: event, album, where it comes from. */
 	details: FileDetails;
 }
 
@@ -50,10 +48,7 @@ const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> 
 	unrecognised: `A file named as a photo or video must be one the node can recognise (JPEG, PNG, GIF, WebP, HEIC, AVIF, TIFF, BMP, MP4, QuickTime, AVI, WebM, Matroska, MPEG). Check the file or its address; to upload it anyway, ${ANY}.`,
 };
 
-/**
- * How a stored file is read: from the item (no id), streamed where n8n's binary data mode streams,
- * else whole once (`database`), within what that mode can hand back.
- */
+/** How a stored file is read: streamed where n8n's binary data mode streams, else whole once (`database`). */
 function storedSource(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -82,10 +77,7 @@ function storedSource(
 	return { size, mode, open, release: () => void (whole = undefined) };
 }
 
-/**
- * What one read of the whole file finds: its head (the first MiB; of a JPEG, its metadata only),
- * whether it is whole, its hash when asked.
- */
+/** What one read of the whole file finds: its head (of a JPEG, its metadata only), wholeness, hash. */
 export async function readOnce(body: Body, hashed: boolean) {
 	const check = wholenessCheck();
 	const hash = hashed ? createHash('sha256') : undefined;
@@ -137,7 +129,7 @@ type Source = ReturnType<typeof storedSource> & {
 	type?: Extract<TypeDecision, { ok: true }>;
 };
 
-/** A binary field of the item: its stored file, checked to be there, readable and not empty. */
+/** A binary field's stored file, checked to be there, readable and not empty. */
 async function binaryFile(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -173,10 +165,7 @@ async function binaryFile(
 /** An address as a message may show it when it is none: user information removed, cut. */
 const shownText = (text: string) => shown(text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1'));
 
-/**
- * A File URL's file: downloaded once; its first bytes decide its name and type before anything is
- * stored (a refused file never reaches n8n's binary store); then stored and read like a binary field.
- */
+/** A File URL's file, downloaded once; its first bytes decide its name and type before it is stored. */
 async function urlFile(ctx: IExecuteFunctions, job: FileJob, address: string): Promise<Source> {
 	const { itemIndex, options } = job;
 	if (!URL.canParse(address))
@@ -277,10 +266,8 @@ function sourceWarnings(source: Source, type: Extract<TypeDecision, { ok: true }
 }
 
 /**
- * Decides one file, once: where it comes from (a binary field, or a File URL downloaded once), its
- * name and media type (from its name, its MIME type and its first bytes), its Taken At (EXIF from
- * the same first bytes), whether it is whole, its content hash when asked, and its warnings. One
- * read of the file gives all of it; the upload then reads it again, streamed.
+ * Decides one file, once: its source, name and media type, Taken At, wholeness, hash when asked and
+ * warnings, all from one read of the file; the upload then reads it again, streamed.
  */
 export async function decideFile(ctx: IExecuteFunctions, job: FileJob, hashed: boolean) {
 	const { itemIndex, options } = job;

@@ -311,10 +311,7 @@ const VOICE: Voice = {
 const itemError = (ctx: IExecuteFunctions, error: unknown, itemIndex: number, account: Account) =>
 	toNodeError(ctx.getNode(), error, { itemIndex, secret: account.apiKey, voice: VOICE });
 
-/**
- * One file of the run and what becomes of it: the file decided (ahead, when Skip Files Uploaded
- * Before keys it by content, or `unread` why not), its history key and skip turn, its output or error.
- */
+/** One file of the run: the file decided (or `unread`, why not), its history key and skip turn, its output. */
 interface Turn {
 	job: FileJob;
 	file?: Decided;
@@ -398,9 +395,7 @@ async function planItems(ctx: IExecuteFunctions, account: Account, continueOnFai
 
 /**
  * Skip Files Uploaded Before, for the run: each file's key (its File ID, or its content: the file is
- * decided now, and the decision reused for the upload), one question to the workflow's history, and
- * the claims of this process in item order. What each file does when its turn comes: skip, wait for
- * whoever holds it, or go.
+ * decided now, once), one question to the workflow's history, the claims in item order.
  */
 async function planSkips(ctx: IExecuteFunctions, account: Account, turns: Turn[]) {
 	const skipping = turns.filter((turn) => turn.job.options.skip);
@@ -427,8 +422,7 @@ async function planSkips(ctx: IExecuteFunctions, account: Account, turns: Turn[]
 	const keyed = skipping.filter((turn) => turn.key !== undefined);
 	const history = new RunHistory(ctx, account);
 	const known = await history.check(keyed.map((turn) => turn.key!));
-	for (const turn of keyed)
-		turn.skip = skipTurn(ctx, history, turn.key!, turn.job.itemIndex, known.has(turn.key!));
+	for (const turn of keyed) turn.skip = skipTurn(ctx, history, turn, known.has(turn.key!));
 	return history;
 }
 
@@ -438,13 +432,9 @@ async function planSkips(ctx: IExecuteFunctions, account: Account, turns: Turn[]
  * did not (unless another has taken the claim over meanwhile). `turn` says whether it goes;
  * `settle`, once, whether it arrived.
  */
-function skipTurn(
-	ctx: IExecuteFunctions,
-	history: RunHistory,
-	key: string,
-	itemIndex: number,
-	known: boolean,
-) {
+function skipTurn(ctx: IExecuteFunctions, history: RunHistory, file: Turn, known: boolean) {
+	const key = file.key!;
+	const { itemIndex } = file.job;
 	const held = known ? undefined : history.claimOf(key);
 	let settle = known || held ? undefined : history.claim(key, itemIndex);
 	const turn = async () => {
@@ -495,10 +485,7 @@ async function fileTurn(ctx: IExecuteFunctions, turn: Turn, run: Run) {
 	}
 }
 
-/**
- * One file's turn: skipped (known, or another run's upload arrived), cut short (not uploaded), or
- * uploaded; its output JSON, or undefined when the run stopped meanwhile.
- */
+/** One file skipped, cut short (not uploaded) or uploaded; undefined when the run stopped meanwhile. */
 async function sendOne(ctx: IExecuteFunctions, turn: Turn, run: Run) {
 	const { job, skip } = turn;
 	if (turn.unread) throw turn.unread;
@@ -532,11 +519,9 @@ async function sendOne(ctx: IExecuteFunctions, turn: Turn, run: Run) {
 }
 
 /**
- * Checks every item first (options, event, album, files), then uploads the files with up to
- * "Concurrent Uploads" at once: the pacer starts with a few and grows while answers stay good
- * (transport/pacing.ts). The output keeps the input's order and pairing. Without Continue On Fail
- * the node behaves as if it went item by item: files of items after the first failing one are not
- * uploaded, and that item's error is thrown.
+ * Checks every item first, then uploads the files, "Concurrent Uploads" at once (transport/pacing.ts),
+ * output in input order. Without Continue On Fail it behaves as if it went item by item: files of
+ * items after the first failing one are not uploaded, and that item's error is thrown.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
