@@ -7,11 +7,7 @@ import { parseTakenAt } from '../helpers/takenAt';
 import type { Policy } from '../transport/request';
 import { DEFAULT_POLICY } from '../transport/request';
 
-/**
- * The values of parameters and options, checked whatever an expression made of them (NaN, 2.5, "10",
- * an object): an error names the field, what it got and what it takes. An option that applies to the
- * whole run (Concurrent Uploads, read from the first item) names no item.
- */
+/** Numeric parameters, checked whatever an expression made of them (NaN, 2.5, "10", an object). */
 export const NUMBER_RULES = {
 	concurrency: { label: 'Concurrent Uploads', min: 0, max: 64, integer: true },
 	maxAttempts: { label: 'Max Attempts', min: 1, max: 20, integer: true },
@@ -43,20 +39,11 @@ export function checkedNumber(
 	where = 'Options > ',
 ) {
 	const rule = NUMBER_RULES[name];
-	const number =
-		typeof value === 'number'
-			? value
-			: typeof value === 'string' && value.trim() !== ''
-				? Number(value.trim())
-				: NaN;
+	const text = typeof value === 'string' ? value.trim() : '';
+	const number = typeof value === 'number' ? value : text === '' ? NaN : Number(text);
 	const range = `${rule.integer ? 'a whole number' : 'a number'} from ${rule.min} to ${rule.max}`;
-	if (
-		Number.isFinite(number) &&
-		number >= rule.min &&
-		number <= rule.max &&
-		(!rule.integer || Number.isInteger(number))
-	)
-		return number;
+	const kind = rule.integer ? Number.isInteger(number) : Number.isFinite(number);
+	if (kind && number >= rule.min && number <= rule.max) return number;
 	throw fail(
 		ctx,
 		`"${rule.label}" is ${quoted(value)}, but must be ${range}`,
@@ -65,32 +52,20 @@ export function checkedNumber(
 	);
 }
 
-/** A switch, whatever an expression gave: true or false, or the text "true" or "false" ("false" is off). */
-export function readSwitch(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	name: string,
-	label: string,
-): boolean {
-	const value: unknown = ctx.getNodeParameter(name, itemIndex, false);
-	const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
-	if (text === true || text === 'true') return true;
-	if (text === false || text === 'false') return false;
-	throw fail(
-		ctx,
-		`"${label}" must be true or false, not ${quoted(value)}`,
-		`Turn "${label}" on or off; when it is an expression, make it give true or false.`,
-		itemIndex,
-	);
-}
-
-/** Return All / Limit of a Get Many operation. */
+/** Return All / Limit of a Get Many operation; Return All may also be the text "true" or "false". */
 export function applyLimit<T>(ctx: IExecuteFunctions, itemIndex: number, list: T[]): T[] {
-	if (readSwitch(ctx, itemIndex, 'returnAll', 'Return All')) return list;
-	return list.slice(
-		0,
-		checkedNumber(ctx, 'limit', ctx.getNodeParameter('limit', itemIndex, 50), itemIndex, ''),
-	);
+	const value: unknown = ctx.getNodeParameter('returnAll', itemIndex, false);
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
+	if (text === true || text === 'true') return list;
+	if (text !== false && text !== 'false')
+		throw fail(
+			ctx,
+			`"Return All" must be true or false, not ${quoted(value)}`,
+			'Turn "Return All" on or off; when it is an expression, make it give true or false.',
+			itemIndex,
+		);
+	const limit = ctx.getNodeParameter('limit', itemIndex, 50);
+	return list.slice(0, checkedNumber(ctx, 'limit', limit, itemIndex, ''));
 }
 
 /** JSON's replacer for a File ID: objects with their keys sorted, so that equal objects give equal text. */
@@ -109,10 +84,8 @@ function sortedKeys(_key: string, value: unknown): unknown {
 const JSON_PATH = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*)+)\s*\}\}$/;
 
 /**
- * Each item's value of a parameter that names a File ID. When it is `{{ $json.<path> }}` and the
- * path leads to text or a number, the value is read from the item itself, as n8n's evaluation would
- * give it: evaluating an expression costs n8n some 0.1-0.2 ms, most of a Keep New run over 2,000
- * known files. Anything else (a missing field, an object, another expression) is n8n's to evaluate.
+ * Each item's File ID. `{{ $json.<path> }}` leading to text or a number is read from the item itself:
+ * n8n's evaluation costs some 0.1-0.2 ms, most of a Keep New run over 2,000 known files.
  */
 export function fileIdReader(
 	ctx: IExecuteFunctions,
@@ -133,11 +106,7 @@ export function fileIdReader(
 	};
 }
 
-/**
- * A File ID as text, whatever an expression gave: text (trimmed), a number or boolean as written, a
- * date in ISO 8601, an object or list as JSON with sorted keys; longer than 200 characters, its
- * SHA-256. A function, a symbol or an object that contains itself is refused. Empty: none.
- */
+/** A File ID as text: objects as JSON with sorted keys, dates in ISO 8601; over 200 characters, its SHA-256. */
 export function fileIdText(
 	ctx: IExecuteFunctions,
 	value: unknown,
@@ -163,24 +132,15 @@ export function fileIdText(
 	return text.length <= 200 ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
-/** What identifies a file for Skip Files Uploaded Before: its content, or a File ID of the item. */
-export type SkipBy = { by: 'content' } | { by: 'fileId'; fileId: string };
-
-/** Where Taken At comes from, and what to send for a photo without a date. */
-export interface TakenAtPlan {
-	exif: boolean;
-	fallback: 'none' | 'now' | 'value';
-	value?: number;
-}
-
 /** Options > Taken At, as the editor stores it; EXIF with no date sent when it was not added. */
-function takenAtPlan(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): TakenAtPlan {
+function takenAtPlan(ctx: IExecuteFunctions, itemIndex: number, raw: unknown) {
 	const settings =
 		(raw as { settings?: { source?: string; fallback?: string; value?: unknown } } | undefined)
 			?.settings ?? {};
 	const exif = (settings.source ?? 'exif') === 'exif';
 	const fallback = (exif ? settings.fallback : settings.source) ?? 'none';
-	if (fallback !== 'value') return { exif, fallback: fallback === 'now' ? 'now' : 'none' };
+	if (fallback !== 'value')
+		return { exif, fallback: fallback === 'now' ? 'now' : 'none', value: undefined };
 	const parsed = parseTakenAt(settings.value, ctx.getTimezone());
 	if (parsed.ok && parsed.value === undefined)
 		throw fail(
@@ -196,17 +156,17 @@ function takenAtPlan(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): T
 			'Set Options > "Taken At" > "Value" to an ISO 8601 date such as 2026-06-20T18:30:00+02:00, epoch milliseconds or seconds, or an n8n date such as {{ $now }}.',
 			itemIndex,
 		);
-	return { exif, fallback: 'value', value: parsed.value };
+	return { exif, fallback: 'value' as const, value: parsed.value };
 }
 
 /** Options > Skip Files Uploaded Before: off when not added, else by content or by a File ID that is not empty. */
-function skipOf(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): SkipBy | undefined {
+function skipOf(ctx: IExecuteFunctions, itemIndex: number, raw: unknown) {
 	const settings = (raw as { settings?: { identifyBy?: unknown; fileId?: unknown } } | undefined)
 		?.settings;
 	if (!settings) return undefined;
-	if (settings.identifyBy !== 'fileId') return { by: 'content' };
+	if (settings.identifyBy !== 'fileId') return { by: 'content' as const };
 	const fileId = fileIdText(ctx, settings.fileId, itemIndex, 'File ID');
-	if (fileId !== '') return { by: 'fileId', fileId };
+	if (fileId !== '') return { by: 'fileId' as const, fileId };
 	throw fail(
 		ctx,
 		'"Skip Files Uploaded Before" identifies files by File ID, but the File ID is empty',
@@ -246,7 +206,6 @@ export function readUploadOptions(ctx: IExecuteFunctions, itemIndex: number) {
 	};
 }
 
-/** Photo > Upload's options of one item, every value checked. */
 export type UploadOptions = ReturnType<typeof readUploadOptions>;
 
 /** Concurrent Uploads 0 (automatic): 4 at first, growing to 64 while EventPics answers quickly. */

@@ -10,11 +10,7 @@ import { toNodeError } from '../helpers/errors';
 /** What became of one file: the first field of its output item. */
 export type Outcome = 'uploaded' | 'skipped' | 'incomplete' | 'failed';
 
-/**
- * The fields of every Photo > Upload output item, in this order, each always there (null where it
- * does not apply), so n8n's table shows one set of columns and its first say what became of which
- * file, where. `reason` says why a file was skipped or not uploaded; `error` why it failed.
- */
+/** The fields of every Upload output item, in this order, each always there: n8n's table shows one set of columns. */
 const FIELDS = [
 	'outcome',
 	'fileName',
@@ -80,10 +76,8 @@ export function simplified(json: IDataObject): IDataObject {
 }
 
 /**
- * The output entry of a file or item that failed under Continue On Fail: an item like the others
- * (`outcome: "failed"`, the message in `error`), or, with "Continue (using error output)", n8n's own
- * error item, which the engine routes to the error output. The regular item does not carry the error
- * object: n8n's engine replaces the JSON of an item that does with `{ error }` alone.
+ * A failed file or item under Continue On Fail: an item like the others, or n8n's own error item for
+ * the error output. The regular item does not carry the error: n8n would replace its JSON by `{ error }`.
  */
 export function failedOutput(
 	error: Error,
@@ -96,10 +90,7 @@ export function failedOutput(
 	return { json: fileOutput('failed', { ...details, error: error.message }), pairedItem };
 }
 
-/**
- * An item's error as n8n's Continue On Fail wants it (its entry: the message, the error, the item),
- * or thrown when Continue On Fail is off. The API key never reaches its words.
- */
+/** An item's error as Continue On Fail's entry, or thrown; the API key never reaches its words. */
 export function failedItem(
 	ctx: IExecuteFunctions,
 	error: unknown,
@@ -116,18 +107,14 @@ const files = (count: number) => `${count} ${count === 1 ? 'file' : 'files'}`;
 /** The run in one line for n8n's output pane; a warning when any file failed. */
 export function outcomeHint(outputs: INodeExecutionData[]): NodeExecutionHint | undefined {
 	if (outputs.length === 0) return undefined;
-	const count = (outcome: Outcome) =>
-		outputs.filter((output) => output.json.outcome === outcome).length;
-	const failed = outputs.filter(
-		(output) => output.json.outcome === 'failed' || output.error,
-	).length;
-	const warned = outputs.filter(
-		(output) => (output.json.warnings as unknown[] | undefined)?.length,
-	).length;
-	const parts = [`${files(count('uploaded'))} uploaded`];
-	if (count('skipped') > 0) parts.push(`${count('skipped')} skipped (uploaded before)`);
-	if (count('incomplete') > 0)
-		parts.push(`${count('incomplete')} cut short, not uploaded (see "reason")`);
+	const count = (test: (output: INodeExecutionData) => unknown) => outputs.filter(test).length;
+	const outcome = (name: Outcome) => count((output) => output.json.outcome === name);
+	const failed = count((output) => output.json.outcome === 'failed' || output.error);
+	const warned = count((output) => (output.json.warnings as unknown[] | undefined)?.length);
+	const parts = [`${files(outcome('uploaded'))} uploaded`];
+	if (outcome('skipped') > 0) parts.push(`${outcome('skipped')} skipped (uploaded before)`);
+	if (outcome('incomplete') > 0)
+		parts.push(`${outcome('incomplete')} cut short, not uploaded (see "reason")`);
 	if (failed > 0) parts.push(`${failed} failed (see "error")`);
 	if (warned > 0) parts.push(`${warned} with a warning (see "warnings")`);
 	return {

@@ -24,7 +24,7 @@ import {
 export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 export type Body = Buffer | BinaryStream;
 
-/** One file to send, decided: where it goes, its name and type, its size, and a way to read it. */
+/** One file to send; `open` opens it anew (a stream is spent once sent), its reader closes it. */
 export interface Outgoing {
 	linkId: string;
 	albumId?: string;
@@ -32,24 +32,11 @@ export interface Outgoing {
 	takenAt?: number;
 	contentType: string;
 	size: number;
-	/** Opens the file anew (a stream is spent once sent); its reader closes it. */
 	open: () => Promise<Body>;
 }
 
-/**
- * What an upload reports besides its answer: the upload addresses asked for (a refused or expired
- * one is replaced, never replayed), whether a connection broke after the whole file was sent (the
- * retry may have stored it twice), the tries that broke off while the file moved (a sentence each).
- */
-interface Report {
-	uploadUrlRequests: number;
-	possibleDuplicate: boolean;
-	brokenTransfers: string[];
-}
-
-/** An upload address is reused for a retry only while surely valid (it lives about 300 s). */
+/** An upload address (it lives ~300 s) is reused while surely valid; a 403 gets this many fresh ones. */
 const REUSE_MS = 240_000;
-/** Fresh addresses asked for after a 403 before the storage's refusal is final. */
 const MAX_REFRESHES = 2;
 
 /** The rate of the last seconds of a body, to tell how long its last bytes still need to arrive. */
@@ -77,13 +64,11 @@ function rateProbe() {
 }
 
 /**
- * The watch over a PUT's body: a stream's bytes are counted as the request takes them (it is paused
- * until n8n pipes it, so no byte goes elsewhere); a body held in memory cannot be watched (n8n writes
- * it in one go): it gets Timeout plus its size at 256 kbit/s.
+ * A PUT body's watch: a stream is counted as the request takes it (paused until n8n pipes it); a
+ * body in memory goes out in one go, unwatched: it gets Timeout plus its size at 256 kbit/s.
  */
 function watchBody(body: Body, size: number, timeoutMs: number) {
 	const stream = Buffer.isBuffer(body) ? undefined : body;
-	// what the PUT has sent so far, and whether its answer began
 	const state = { bytes: stream ? 0 : size, whole: !stream, answering: false };
 	const watch = watchTransfer(
 		stream
@@ -130,19 +115,15 @@ function stoppedPut(
 	return new EventPicsError('stalled', { step: 'put', detail, timeoutMs });
 }
 
-/**
- * One PUT, ended only by a stall: no byte of the file moving for Timeout, no answer for Timeout after
- * its last byte can have arrived, an answer that does not end within Timeout of its headers. n8n's
- * own `timeout` runs until the answer's headers only, so it would bound the whole body.
- */
+/** One PUT, ended only by a stall (n8n's `timeout` runs to the answer's headers: it would bound the body). */
 async function sendPut(
 	ctx: IExecuteFunctions,
 	target: Target,
 	file: Outgoing,
 	body: Body,
+	{ watch, state }: ReturnType<typeof watchBody>,
 	timeoutMs: number,
 ) {
-	const { watch, state } = watchBody(body, file.size, timeoutMs);
 	const signal = withCancel(ctx, watch.signal);
 	const stopped = (error: unknown) => stoppedPut(watch, state, file.size, timeoutMs, error);
 	try {
@@ -181,20 +162,12 @@ async function sendPut(
 		if (statusCode < 200 || statusCode > 299)
 			throw statusError('put', statusCode, headers, parseBody(bytes, statusCode));
 		return { statusCode, etag: headerText(headers, 'etag') };
-	} catch (error) {
-		throw Object.assign(error as EventPicsError, {
-			sent: { bytes: state.bytes, whole: state.whole },
-		});
 	} finally {
 		watch.end();
 	}
 }
 
-/**
- * Why the node will not send a file to the upload address `getuploadurl` answered: plain http://
- * only when the Base URL is itself plain http:// (the credential allows that for loopback only);
- * an internal address only when the Base URL is internal too or `allowInternal` is on.
- */
+/** The upload address, refused when plain http:// or internal while the Base URL is not (or `allowInternal`). */
 async function uploadTarget(
 	ctx: IExecuteFunctions,
 	address: string,
@@ -203,15 +176,10 @@ async function uploadTarget(
 ) {
 	const refuse = (detail: string) =>
 		new EventPicsError('refusedAddress', { step: 'getuploadurl', detail });
-	let url: URL;
-	try {
-		url = new URL(address);
-	} catch {
-		throw refuse('it is not an address');
-	}
+	// requestUploadUrl took only an http(s) address
+	if (!URL.canParse(address)) throw refuse('it is not an address');
+	const url = new URL(address);
 	const base = new URL(baseUrl);
-	if (url.protocol !== 'https:' && url.protocol !== 'http:')
-		throw refuse(`"${shown(url.protocol)}" is not http(s)`);
 	if (url.protocol === 'http:' && base.protocol !== 'http:')
 		throw refuse(`"${shown(url.origin)}" uses plain http://, so the file would travel unencrypted`);
 	const inside = allowInternal || internalHostReason(base.hostname) !== undefined;
@@ -222,30 +190,33 @@ async function uploadTarget(
 	);
 }
 
-/** What a failed try leaves in the report: a possible duplicate, or how far a streamed body got. */
+/** What a failed PUT leaves in the report: a possible duplicate, or how far its body got. */
 function noteFailure(
-	report: Report,
-	failure: EventPicsError & { sent?: { bytes: number; whole: boolean } },
-	streamed: boolean,
+	report: { possibleDuplicate: boolean; brokenTransfers: string[] },
+	failure: EventPicsError,
+	{ whole, bytes }: ReturnType<typeof watchBody>['state'],
 	attemptNumber: number,
-	file: Outgoing,
+	size: number,
 	timeoutMs: number,
 ) {
-	const { sent } = failure;
-	if (!sent || failure.facts.statusCode !== undefined) return;
-	// the whole file went out and no answer came: the storage may have it already
-	if (sent.whole) report.possibleDuplicate = true;
-	else if (sent.bytes > 0 && streamed)
+	if (failure.facts.statusCode !== undefined) return;
+	const broke =
+		failure.kind === 'stalled'
+			? `no data moved for ${shownDuration(timeoutMs)}`
+			: `the connection broke (${failure.facts.networkCode ?? 'no answer'})`;
+	// no answer after the whole file went out (a body in memory goes out at once): the storage may have it
+	if (whole) report.possibleDuplicate = true;
+	else if (bytes > 0)
 		report.brokenTransfers.push(
-			`Try ${attemptNumber} of the upload was moving when it broke off: ${progress(sent.bytes, file.size)} had been sent when ${failure.kind === 'stalled' ? `no data moved for ${shownDuration(timeoutMs)}` : `the connection broke (${failure.facts.networkCode ?? 'no answer'})`}.`,
+			`Try ${attemptNumber} of the upload was moving when it broke off: ${progress(bytes, size)} had been sent when ${broke}.`,
 		);
 }
 
 /**
- * The two-step upload: `getuploadurl` just before each PUT (paced by the run's rate), the PUT of the
- * body streamed to the whole address unchanged, with Content-Type and Content-Length and nothing else
- * of the node's. Retries what is safe; a refused or expired address (403) is replaced at once, never
- * replayed.
+ * The two-step upload: `getuploadurl` just before each PUT (paced by the run's rate), then the body
+ * streamed to the whole address unchanged. Retries what is safe; a refused or expired address (403)
+ * is replaced at once, never replayed. Reports the addresses asked for, a possible duplicate and the
+ * tries that broke off while the file moved.
  */
 export async function uploadFile(
 	ctx: IExecuteFunctions,
@@ -253,8 +224,9 @@ export async function uploadFile(
 	file: Outgoing,
 	policy: Policy,
 	options: { allowInternal: boolean; signals: RateSignals },
-): Promise<Report & { statusCode: number; etag?: string; attempts: number }> {
-	const report: Report = { uploadUrlRequests: 0, possibleDuplicate: false, brokenTransfers: [] };
+) {
+	const brokenTransfers: string[] = [];
+	const report = { uploadUrlRequests: 0, possibleDuplicate: false, brokenTransfers };
 	let address: { target: Target; at: number } | undefined;
 	let refreshes = 0;
 	const { signals } = options;
@@ -279,14 +251,15 @@ export async function uploadFile(
 		}
 		const putAt = Date.now();
 		const body = await file.open();
+		const sent = watchBody(body, file.size, policy.timeoutMs);
 		try {
-			const done = await sendPut(ctx, address.target, file, body, policy.timeoutMs);
+			const done = await sendPut(ctx, address.target, file, body, sent, policy.timeoutMs);
 			signals.succeeded();
 			return { ...done, attempts: attemptNumber, ...report };
 		} catch (error) {
 			const failure = throttled(error, putAt) as EventPicsError;
 			if (failure.facts.statusCode === 403) [address, refreshes] = [undefined, refreshes + 1];
-			noteFailure(report, failure, !Buffer.isBuffer(body), attemptNumber, file, policy.timeoutMs);
+			noteFailure(report, failure, sent.state, attemptNumber, file.size, policy.timeoutMs);
 			throw failure;
 		} finally {
 			if (!Buffer.isBuffer(body) && !body.destroyed) body.destroy();

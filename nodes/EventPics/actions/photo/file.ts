@@ -10,36 +10,20 @@ import type { TypeDecision } from '../../helpers/media';
 import { decideType } from '../../helpers/media';
 import { isoInZone } from '../../helpers/takenAt';
 import { shown, shownSize } from '../../helpers/text';
-import type { Wholeness } from '../../helpers/wholeness';
 import { wholenessCheck } from '../../helpers/wholeness';
 import { shownUrl, startDownload } from '../../transport/download';
-import type { Body, Outgoing } from '../../transport/upload';
+import type { Body } from '../../transport/upload';
 import type { UploadOptions } from '../options';
 import type { FileDetails } from '../output';
 
-/** One file of one item to upload: where it goes, its item's options, where it comes from. */
+/** One file of one item to upload; `details`: what its output says even when it fails. */
 export interface FileJob {
 	itemIndex: number;
 	linkId: string;
 	albumId?: string;
 	options: UploadOptions;
-	/** A binary field of the item, or its File URL. */
 	from: { field: string } | { url: string };
-	/** Several files of one item: a File ID is told apart by the binary field. */
-	shares: boolean;
-	/** What the output says of it even when it fails: event, album, where it comes from. */
 	details: FileDetails;
-}
-
-/** A file decided once: what is sent and how to read it, what its output says, its content hash. */
-export interface Decided {
-	outgoing: Outgoing;
-	details: FileDetails;
-	whole: Wholeness;
-	/** SHA-256 of the content, when asked for. */
-	hash?: string;
-	/** Lets go of a file read whole into memory (n8n's `database` binary data mode); it is read again if needed. */
-	release: () => void;
 }
 
 /**
@@ -64,10 +48,7 @@ const TYPE_ADVICE: Record<Extract<TypeDecision, { ok: false }>['kind'], string> 
 	unrecognised: `A file named as a photo or video must be one the node can recognise (JPEG, PNG, GIF, WebP, HEIC, AVIF, TIFF, BMP, MP4, QuickTime, AVI, WebM, Matroska, MPEG). Check the file or its address; to upload it anyway, ${ANY}.`,
 };
 
-/**
- * How a stored file is read: from the item (no id), streamed where n8n's binary data mode streams,
- * else whole once (`database`), within what that mode can hand back.
- */
+/** How a stored file is read: streamed where n8n's binary data mode streams, else whole once (`database`). */
 function storedSource(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -96,10 +77,7 @@ function storedSource(
 	return { size, mode, open, release: () => void (whole = undefined) };
 }
 
-/**
- * What one read of the whole file finds: its head (the first MiB; of a JPEG, its metadata only),
- * whether it is whole, its hash when asked.
- */
+/** What one read of the whole file finds: its head (of a JPEG, its metadata only), wholeness, hash. */
 export async function readOnce(body: Body, hashed: boolean) {
 	const check = wholenessCheck();
 	const hash = hashed ? createHash('sha256') : undefined;
@@ -151,7 +129,7 @@ type Source = ReturnType<typeof storedSource> & {
 	type?: Extract<TypeDecision, { ok: true }>;
 };
 
-/** A binary field of the item: its stored file, checked to be there, readable and not empty. */
+/** A binary field's stored file, checked to be there, readable and not empty. */
 async function binaryFile(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -172,20 +150,22 @@ async function binaryFile(
 		: undefined;
 	const tooLarge = (size: string) =>
 		`The file in binary field "${shown(field)}" (${size}) is too large to read from n8n's database`;
-	return {
-		...storedSource(ctx, itemIndex, { binary, size: metadata?.fileSize ?? 0 }, tooLarge),
-		name: binary.fileName ?? metadata?.fileName,
-		mimeType: binary.mimeType || metadata?.mimeType,
-	};
+	const source = storedSource(ctx, itemIndex, { binary, size: metadata?.fileSize ?? 0 }, tooLarge);
+	const name = binary.fileName ?? metadata?.fileName;
+	if (source.size === 0)
+		throw refuse(
+			ctx,
+			itemIndex,
+			`The file ${name ? `"${shown(name)}" ` : ''}in binary field "${shown(field)}" is empty (0 bytes)`,
+			'Check the node that produced the file: an empty file cannot be uploaded.',
+		);
+	return { ...source, name, mimeType: binary.mimeType || metadata?.mimeType };
 }
 
 /** An address as a message may show it when it is none: user information removed, cut. */
 const shownText = (text: string) => shown(text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1'));
 
-/**
- * A File URL's file: downloaded once; its first bytes decide its name and type before anything is
- * stored (a refused file never reaches n8n's binary store); then stored and read like a binary field.
- */
+/** A File URL's file, downloaded once; its first bytes decide its name and type before it is stored. */
 async function urlFile(ctx: IExecuteFunctions, job: FileJob, address: string): Promise<Source> {
 	const { itemIndex, options } = job;
 	if (!URL.canParse(address))
@@ -286,47 +266,23 @@ function sourceWarnings(source: Source, type: Extract<TypeDecision, { ok: true }
 }
 
 /**
- * Decides one file, once: where it comes from (a binary field, or a File URL downloaded once), its
- * name and media type (from its name, its MIME type and its first bytes), its Taken At (EXIF from
- * the same first bytes), whether it is whole, its content hash when asked, and its warnings. One
- * read of the file gives all of it; the upload then reads it again, streamed.
+ * Decides one file, once: its source, name and media type, Taken At, wholeness, hash when asked and
+ * warnings, all from one read of the file; the upload then reads it again, streamed.
  */
-export async function decideFile(
-	ctx: IExecuteFunctions,
-	job: FileJob,
-	hashed: boolean,
-): Promise<Decided> {
+export async function decideFile(ctx: IExecuteFunctions, job: FileJob, hashed: boolean) {
 	const { itemIndex, options } = job;
-	const field = 'field' in job.from ? job.from.field : undefined;
-	const source = field
-		? await binaryFile(ctx, itemIndex, field)
-		: await urlFile(ctx, job, (job.from as { url: string }).url);
-	if (source.size === 0) {
-		const named = source.name ? `"${shown(source.name)}" ` : '';
-		throw refuse(
-			ctx,
-			itemIndex,
-			`The file ${named}in binary field "${shown(field ?? '')}" is empty (0 bytes)`,
-			'Check the node that produced the file: an empty file cannot be uploaded.',
-		);
-	}
+	const source =
+		'url' in job.from
+			? await urlFile(ctx, job, job.from.url)
+			: await binaryFile(ctx, itemIndex, job.from.field);
 	const read = await readOnce(await source.open(), hashed);
-	const from = `binary field "${shown(field ?? '')}"`;
+	const from = `binary field "${shown('field' in job.from ? job.from.field : '')}"`;
 	const name = options.fileName || source.name || '';
 	if (!source.type && sanitizeFileName(name) === '') throw unnamed(ctx, itemIndex, from);
 	const type =
 		source.type ?? decided(ctx, itemIndex, from, name, source.mimeType, read.head, options);
 	const warnings = [...type.warnings, ...sourceWarnings(source, type)];
 	const takenAt = takenAtOf(ctx, job, read.head);
-	const outgoing: Outgoing = {
-		linkId: job.linkId,
-		albumId: job.albumId,
-		fileName: type.fileName,
-		takenAt: takenAt.ms,
-		contentType: type.contentType,
-		size: source.size,
-		open: source.open,
-	};
 	const details: FileDetails = {
 		...job.details,
 		fileName: type.fileName,
@@ -341,5 +297,21 @@ export async function decideFile(
 		binaryDataMode: source.mode ?? null,
 		warnings,
 	};
-	return { outgoing, details, whole: read.whole, hash: read.hash, release: source.release };
+	// what is sent and how to read it; `release` lets go of a file read whole (database mode)
+	return {
+		linkId: job.linkId,
+		albumId: job.albumId,
+		fileName: type.fileName,
+		takenAt: takenAt.ms,
+		contentType: type.contentType,
+		size: source.size,
+		open: source.open,
+		release: source.release,
+		details,
+		whole: read.whole,
+		hash: read.hash,
+	};
 }
+
+/** A file decided once: what is sent and how to read it, what its output says, its content hash when asked. */
+export type Decided = Awaited<ReturnType<typeof decideFile>>;

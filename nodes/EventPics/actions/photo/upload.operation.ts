@@ -19,7 +19,6 @@ import {
 	operationFields,
 } from '../node.description';
 import { concurrencyOf, NUMBER_RULES, readUploadOptions } from '../options';
-import type { FileDetails } from '../output';
 import { failedOutput, fileOutput, outcomeHint, simplified } from '../output';
 import type { Decided, FileJob } from './file';
 import { decideFile, itemBinary } from './file';
@@ -309,9 +308,17 @@ const VOICE: Voice = {
 	},
 };
 
-/** What became of one item: its files' outputs in field order, or its error. */
-interface ItemOutcome {
-	outputs: INodeExecutionData[];
+const itemError = (ctx: IExecuteFunctions, error: unknown, itemIndex: number, account: Account) =>
+	toNodeError(ctx.getNode(), error, { itemIndex, secret: account.apiKey, voice: VOICE });
+
+/** One file of the run: the file decided (or `unread`, why not), its history key and skip turn, its output. */
+interface Turn {
+	job: FileJob;
+	file?: Decided;
+	unread?: unknown;
+	key?: string;
+	skip?: ReturnType<typeof skipTurn>;
+	output?: INodeExecutionData;
 	error?: Error;
 }
 
@@ -337,7 +344,7 @@ async function itemJobs(ctx: IExecuteFunctions, account: Account, itemIndex: num
 				itemIndex,
 			});
 		const shownAt = URL.canParse(url) ? shownUrl(new URL(url)) : null;
-		return [{ ...base, from: { url }, shares: false, details: { ...details, url: shownAt } }];
+		return [{ ...base, from: { url }, details: { ...details, url: shownAt } }];
 	}
 	const list = String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 	const binaries = ctx.getInputData()[itemIndex]?.binary ?? {};
@@ -355,10 +362,15 @@ async function itemJobs(ctx: IExecuteFunctions, account: Account, itemIndex: num
 			},
 		);
 	for (const field of fields) itemBinary(ctx, itemIndex, field);
+	const { skip } = options;
 	return fields.map((field) => ({
 		...base,
+		// several files of one item: a File ID is told apart by the binary field
+		...(skip?.by === 'fileId' &&
+			fields.length > 1 && {
+				options: { ...options, skip: { ...skip, fileId: `${skip.fileId}#${field}` } },
+			}),
 		from: { field },
-		shares: fields.length > 1,
 		details: {
 			...details,
 			binaryField: field,
@@ -368,74 +380,50 @@ async function itemJobs(ctx: IExecuteFunctions, account: Account, itemIndex: num
 }
 
 /** Every item's files, checked before any upload; without Continue On Fail a failing item stops the later ones. */
-async function planJobs(
-	ctx: IExecuteFunctions,
-	account: Account,
-	outcomes: ItemOutcome[],
-	continueOnFail: boolean,
-) {
-	const jobs: FileJob[] = [];
-	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
+async function planItems(ctx: IExecuteFunctions, account: Account, continueOnFail: boolean) {
+	const planned: Array<Turn[] | Error> = [];
+	for (let itemIndex = 0; itemIndex < ctx.getInputData().length; itemIndex++) {
 		try {
-			jobs.push(...(await itemJobs(ctx, account, itemIndex)));
+			planned.push((await itemJobs(ctx, account, itemIndex)).map((job) => ({ job })));
 		} catch (error) {
-			outcomes[itemIndex].error = toNodeError(ctx.getNode(), error, {
-				itemIndex,
-				secret: account.apiKey,
-				voice: VOICE,
-			});
+			planned.push(itemError(ctx, error, itemIndex, account));
 			if (!continueOnFail) break;
 		}
 	}
-	return jobs;
+	return planned;
 }
 
 /**
  * Skip Files Uploaded Before, for the run: each file's key (its File ID, or its content: the file is
- * decided now, and the decision reused for the upload), one question to the workflow's history, and
- * the claims of this process in item order. What each file does when its turn comes: skip, wait for
- * whoever holds it, or go.
+ * decided now, once), one question to the workflow's history, the claims in item order.
  */
-async function planSkips(
-	ctx: IExecuteFunctions,
-	account: Account,
-	jobs: FileJob[],
-	decided: Map<FileJob, Decided | Error>,
-) {
-	const skipping = jobs.filter((job) => job.options.skip);
+async function planSkips(ctx: IExecuteFunctions, account: Account, turns: Turn[]) {
+	const skipping = turns.filter((turn) => turn.job.options.skip);
 	if (skipping.length === 0) return undefined;
 	let keptBytes = 0;
 	await runPool(skipping.length, new Pacer({ max: 8 }), async (index) => {
-		const job = skipping[index];
-		if (job.options.skip?.by === 'fileId') return;
+		const turn = skipping[index];
+		const { job } = turn;
+		const skip = job.options.skip!;
 		try {
-			const file = await decideFile(ctx, job, true);
-			// a file read whole (database mode) stays in memory until its upload, 32 MiB in all
-			if (file.details.binaryDataMode && keptBytes + file.outgoing.size <= 32 * 1024 * 1024)
-				keptBytes += file.outgoing.size;
-			else file.release();
-			decided.set(job, file);
+			if (skip.by === 'content') {
+				const file = (turn.file = await decideFile(ctx, job, true));
+				// a file read whole (database mode) stays in memory until its upload, 32 MiB in all
+				if (file.details.binaryDataMode && keptBytes + file.size <= 32 * 1024 * 1024)
+					keptBytes += file.size;
+				else file.release();
+			}
+			const fileKey = skip.by === 'fileId' ? `key:${skip.fileId}` : `sha256:${turn.file!.hash}`;
+			turn.key = historyKey(job.linkId, job.albumId, fileKey);
 		} catch (error) {
-			decided.set(job, error as Error);
+			turn.unread = error;
 		}
 	});
-	const keyOf = new Map<FileJob, string>();
-	for (const job of skipping) {
-		const skip = job.options.skip!;
-		const file = decided.get(job);
-		if (file instanceof Error) continue;
-		const fileKey =
-			skip.by === 'fileId'
-				? `key:${job.shares ? `${skip.fileId}#${(job.from as { field: string }).field}` : skip.fileId}`
-				: `sha256:${file!.hash}`;
-		keyOf.set(job, historyKey(job.linkId, job.albumId, fileKey));
-	}
+	const keyed = skipping.filter((turn) => turn.key !== undefined);
 	const history = new RunHistory(ctx, account);
-	const known = await history.check([...keyOf.values()]);
-	const turns = new Map<FileJob, ReturnType<typeof skipTurn>>();
-	for (const [job, key] of keyOf)
-		turns.set(job, skipTurn(ctx, history, key, job.itemIndex, known.has(key)));
-	return { history, keyOf, turns };
+	const known = await history.check(keyed.map((turn) => turn.key!));
+	for (const turn of keyed) turn.skip = skipTurn(ctx, history, turn, known.has(turn.key!));
+	return history;
 }
 
 /**
@@ -444,13 +432,9 @@ async function planSkips(
  * did not (unless another has taken the claim over meanwhile). `turn` says whether it goes;
  * `settle`, once, whether it arrived.
  */
-function skipTurn(
-	ctx: IExecuteFunctions,
-	history: RunHistory,
-	key: string,
-	itemIndex: number,
-	known: boolean,
-) {
+function skipTurn(ctx: IExecuteFunctions, history: RunHistory, file: Turn, known: boolean) {
+	const key = file.key!;
+	const { itemIndex } = file.job;
 	const held = known ? undefined : history.claimOf(key);
 	let settle = known || held ? undefined : history.claim(key, itemIndex);
 	const turn = async () => {
@@ -475,97 +459,69 @@ function skipTurn(
 interface Run {
 	account: Account;
 	pacer: Pacer;
-	decided: Map<FileJob, Decided | Error>;
-	skips: Awaited<ReturnType<typeof planSkips>>;
 	continueOnFail: boolean;
 	errorOutput: boolean;
 	stopAt: number;
 }
 
-/** One file's turn in the pool: its output in its slot, or its error, which may stop later items. */
-async function fileTurn(
-	ctx: IExecuteFunctions,
-	job: FileJob,
-	run: Run,
-	outcome: ItemOutcome,
-	slot: number,
-) {
-	const failed = { details: job.details };
+/** One file's turn in the pool: its output, or its error, which may stop later items. */
+async function fileTurn(ctx: IExecuteFunctions, turn: Turn, run: Run) {
+	const { job } = turn;
 	try {
 		if (job.itemIndex > run.stopAt) return;
-		const json = await sendOne(ctx, job, run, failed);
-		if (json) outcome.outputs[slot] = { json, pairedItem: { item: job.itemIndex } };
+		const json = await sendOne(ctx, turn, run);
+		if (json) turn.output = { json, pairedItem: { item: job.itemIndex } };
 	} catch (error) {
-		const nodeError = toNodeError(ctx.getNode(), error, {
-			itemIndex: job.itemIndex,
-			secret: run.account.apiKey,
-			voice: VOICE,
-		});
-		outcome.error ??= nodeError;
+		turn.error = itemError(ctx, error, job.itemIndex, run.account);
 		if (!run.continueOnFail) run.stopAt = Math.min(run.stopAt, job.itemIndex);
-		else
-			outcome.outputs[slot] = failedOutput(
-				nodeError,
-				job.itemIndex,
-				run.errorOutput,
-				failed.details,
-			);
+		// what the output says of a failed file: what was decided of it, else what its item says
+		const details = turn.file
+			? { ...turn.file.details, historyKey: turn.key ?? null }
+			: job.details;
+		turn.output = failedOutput(turn.error, job.itemIndex, run.errorOutput, details);
 	} finally {
-		run.skips?.turns.get(job)?.settle(false); // no-op once settled
-		const ready = run.decided.get(job);
-		if (ready && !(ready instanceof Error)) ready.release();
+		turn.skip?.settle(false); // no-op once settled
+		turn.file?.release();
 	}
 }
 
-/**
- * One file's turn: skipped (known, or another run's upload arrived), cut short (not uploaded), or
- * uploaded; its output JSON, or undefined when the run stopped meanwhile. `failed.details` is what
- * its output says should it fail.
- */
-async function sendOne(
-	ctx: IExecuteFunctions,
-	job: FileJob,
-	run: Run,
-	failed: { details: FileDetails },
-) {
-	const skip = run.skips?.turns.get(job);
-	const historyKey = run.skips?.keyOf.get(job) ?? null;
-	const known = run.decided.get(job);
-	if (known instanceof Error) throw known;
+/** One file skipped, cut short (not uploaded) or uploaded; undefined when the run stopped meanwhile. */
+async function sendOne(ctx: IExecuteFunctions, turn: Turn, run: Run) {
+	const { job, skip } = turn;
+	if (turn.unread) throw turn.unread;
 	const skipped = await skip?.turn();
 	if (job.itemIndex > run.stopAt) return undefined;
+	const historyKey = turn.key ?? null;
 	// a file skipped by its File ID is not read at all
 	if (skipped)
 		return fileOutput('skipped', {
-			...(known?.details ?? job.details),
+			...(turn.file?.details ?? job.details),
 			historyKey,
 			reason: skipped,
 		});
-	const ready = known ?? (await decideFile(ctx, job, false));
-	const details = (failed.details = { ...ready.details, historyKey });
-	const { whole } = ready;
+	const file = (turn.file ??= await decideFile(ctx, job, false));
+	const { whole, details } = file;
 	if (whole.whole === false && !job.options.types.allowOther)
 		return fileOutput('incomplete', {
 			...details,
-			reason: `"${shown(ready.outgoing.fileName)}" is cut short: ${whole.reason} (${whole.format}). It was not uploaded: if it is still being written, a later run takes it; if it is damaged, replace it.`,
+			historyKey,
+			reason: `"${shown(file.fileName)}" is cut short: ${whole.reason} (${whole.format}). It was not uploaded: if it is still being written, a later run takes it; if it is damaged, replace it.`,
 		});
 	const options = { allowInternal: job.options.allowInternal, signals: run.pacer };
-	const report = await uploadFile(ctx, run.account, ready.outgoing, job.options.policy, options);
+	const report = await uploadFile(ctx, run.account, file, job.options.policy, options);
 	skip?.settle(true);
 	const warnings = [...(details.warnings as string[]), ...report.brokenTransfers];
 	if (report.possibleDuplicate)
 		warnings.push(
 			'A connection broke after the whole file was sent, so the file was sent again: the album may hold it twice.',
 		);
-	return fileOutput('uploaded', { ...details, ...report, warnings });
+	return fileOutput('uploaded', { ...details, historyKey, ...report, warnings });
 }
 
 /**
- * Checks every item first (options, event, album, files), then uploads the files with up to
- * "Concurrent Uploads" at once: the pacer starts with a few and grows while answers stay good
- * (transport/pacing.ts). The output keeps the input's order and pairing. Without Continue On Fail
- * the node behaves as if it went item by item: files of items after the first failing one are not
- * uploaded, and that item's error is thrown.
+ * Checks every item first, then uploads the files, "Concurrent Uploads" at once (transport/pacing.ts),
+ * output in input order. Without Continue On Fail it behaves as if it went item by item: files of
+ * items after the first failing one are not uploaded, and that item's error is thrown.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
@@ -583,36 +539,21 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		return items.map((_, itemIndex) => failedOutput(nodeError, itemIndex, errorOutput));
 	}
 	const account = await readAccount(this, firstOptions.policy);
-	const outcomes: ItemOutcome[] = items.map(() => ({ outputs: [] }));
-	const jobs = await planJobs(this, account, outcomes, continueOnFail);
-	const slots = new Map(
-		jobs.map((job) => [job, outcomes[job.itemIndex].outputs.push({ json: {} }) - 1]),
-	);
-	const decided = new Map<FileJob, Decided | Error>();
-	const skips = await planSkips(this, account, jobs, decided);
-	const run: Run = {
-		account,
-		pacer,
-		decided,
-		skips,
-		continueOnFail,
-		errorOutput,
-		stopAt: Infinity,
-	};
-	await runPool(jobs.length, pacer, async (index) => {
-		const job = jobs[index];
-		await fileTurn(this, job, run, outcomes[job.itemIndex], slots.get(job)!);
-	});
-	if (skips) await recordHistory(this, skips, outcomes);
-	const output = outcomes.flatMap((outcome, itemIndex) => {
-		if (outcome.error && !continueOnFail) throw outcome.error;
+	const planned = await planItems(this, account, continueOnFail);
+	const turns = planned.flatMap((entry) => (entry instanceof Error ? [] : entry));
+	const history = await planSkips(this, account, turns);
+	const run: Run = { account, pacer, continueOnFail, errorOutput, stopAt: Infinity };
+	await runPool(turns.length, pacer, async (index) => await fileTurn(this, turns[index], run));
+	if (history) await recordHistory(this, history, turns);
+	const output = planned.flatMap((entry, itemIndex) => {
+		const error = entry instanceof Error ? entry : entry.find((turn) => turn.error)?.error;
+		if (error && !continueOnFail) throw error;
+		if (!(entry instanceof Error)) return entry.map((turn) => turn.output!);
 		// an item that failed before any of its files was tried: one entry, named after its first file
-		if (!outcome.error || outcome.outputs.some((entry) => entry.json.outcome || entry.error))
-			return outcome.outputs;
 		const named = Object.entries(items[itemIndex].binary ?? {}).find(([, file]) => file?.fileName);
 		const fileName = named ? sanitizeFileName(named[1].fileName!) || null : null;
 		const details = { binaryField: named?.[0] ?? null, fileName };
-		return [failedOutput(outcome.error, itemIndex, errorOutput, details)];
+		return [failedOutput(entry, itemIndex, errorOutput, details)];
 	});
 	const hint = outcomeHint(output);
 	if (hint) this.addExecutionHints(hint);
@@ -625,12 +566,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 }
 
 /** The end of Skip Files Uploaded Before: the record, what it could not record, its hints and warnings. */
-async function recordHistory(
-	ctx: IExecuteFunctions,
-	skips: NonNullable<Awaited<ReturnType<typeof planSkips>>>,
-	outcomes: ItemOutcome[],
-) {
-	const end = await skips.history.finish();
+async function recordHistory(ctx: IExecuteFunctions, history: RunHistory, turns: Turn[]) {
+	const end = await history.finish();
 	if (end.warning)
 		ctx.addExecutionHints({ message: end.warning, type: 'warning', location: 'outputPane' });
 	if (end.isNew)
@@ -641,14 +578,14 @@ async function recordHistory(
 			location: 'outputPane',
 		});
 	const unrecorded = new Set(end.unrecorded);
-	for (const { json } of outcomes.flatMap((outcome) => outcome.outputs)) {
-		if (json.outcome !== 'uploaded' || typeof json.historyKey !== 'string') continue;
+	for (const { output, key } of turns) {
+		if (output?.json.outcome !== 'uploaded' || key === undefined) continue;
 		const notes: string[] = [];
-		if (unrecorded.has(json.historyKey))
+		if (unrecorded.has(key))
 			notes.push(
 				"The file was uploaded, but n8n's database did not take its key: the next run will upload it again.",
 			);
 		if (end.warning) notes.push(end.warning);
-		json.warnings = [...(json.warnings as string[]), ...notes];
+		output.json.warnings = [...(output.json.warnings as string[]), ...notes];
 	}
 }
