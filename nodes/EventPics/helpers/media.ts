@@ -27,7 +27,7 @@ export function lookupMediaType(fileName: string): string | false {
 /** The default extension of a media type, as mime-types' extension() answers it (parameters ignored). */
 export function extensionForMediaType(type: string): string | false {
 	if (typeof type !== 'string') return false;
-	return MEDIA_TYPE_TO_EXTENSION[type.trimStart().split(/[;\s]/)[0].toLowerCase()] ?? false;
+	return MEDIA_TYPE_TO_EXTENSION[type.trimStart().split(/[;\s]/, 1)[0].toLowerCase()] ?? false;
 }
 
 /** bytes[start, end) as text, one character per byte. */
