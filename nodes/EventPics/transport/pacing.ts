@@ -3,6 +3,9 @@ import { sleep } from 'n8n-workflow';
 /** The uploads' side: wait before each getuploadurl; tell each 429 and good answer (signMs: getuploadurl's). */
 export type RateSignals = Pick<Pacer, 'paced' | 'throttled' | 'succeeded'>;
 
+/** A file in the pool gets ready (is read, its address asked), then is sent: `current` of each at once. */
+type Stage = 'ready' | 'send';
+
 // An answer is slow above twice the fastest plus SLOW_MARGIN_MS; one step down per COOL_DOWN_MS.
 const SLOW_MARGIN_MS = 50;
 const COOL_DOWN_MS = 1000;
@@ -23,9 +26,10 @@ const NOISE_SHARE = 0.2;
 const NOISE_ANSWERS = 50;
 
 /**
- * One run's pacing. At once: `start` (default `max`, "Concurrent Uploads"), one more per good quick
- * answer up to `max`; after a 429 or a slow answer one more per run of good answers as long as the
- * limit, and a slow answer gives one back (never below `start`).
+ * One run's pacing. At once: `start` (default `max`, "Concurrent Uploads") files being sent, and as
+ * many getting ready (read, their address asked) behind them; one more per good quick answer up to
+ * `max`; after a 429 or a slow answer one more per run of good answers as long as the limit, and a
+ * slow answer gives one back (never below `start`).
  * Rate: none until the first 429; then getuploadurl calls go one at a time, in call order, 1/rate
  * apart, after a pause for the window the first burst filled. A 429 measures the limit: what its
  * window (Retry-After, 1-10 s) let through before its call, at most the rate refused. The rate backs
@@ -37,7 +41,7 @@ export class Pacer {
 	readonly max: number;
 	current: number;
 	private readonly floor: number;
-	private active = 0;
+	private readonly active = { ready: 0, send: 0 };
 	private waiters: Array<() => void> = [];
 	private growing: boolean;
 	private goodSinceGrowth = 0;
@@ -64,13 +68,14 @@ export class Pacer {
 		this.growing = this.current < this.max;
 	}
 
-	async acquire(): Promise<void> {
-		while (this.active >= this.current) await new Promise<void>((wake) => this.waiters.push(wake));
-		this.active++;
+	async acquire(stage: Stage): Promise<void> {
+		while (this.active[stage] >= this.current)
+			await new Promise<void>((wake) => this.waiters.push(wake));
+		this.active[stage]++;
 	}
 
-	release(): void {
-		this.active--;
+	release(stage: Stage): void {
+		this.active[stage]--;
 		this.wakeAll();
 	}
 
@@ -161,19 +166,34 @@ export class Pacer {
 	}
 }
 
-/** Runs `work` for 0..count-1, `limiter.current` at once, in index order; `work` must not throw. */
-export async function runPool(count: number, limiter: Pacer, work: (i: number) => Promise<void>) {
+/**
+ * Runs `work` for 0..count-1 in index order, `limiter.current` at once; `work` must not throw. Once
+ * `sending()` returns, the file is one of those sent and the next one gets ready meanwhile, so a file's
+ * address is asked while the one before it is still on its way.
+ */
+export async function runPool(
+	count: number,
+	limiter: Pacer,
+	work: (i: number, sending: () => Promise<void>) => Promise<void>,
+) {
 	let next = 0;
 	const worker = async () => {
 		while (next < count) {
-			await limiter.acquire();
+			await limiter.acquire('ready');
 			const index = next++;
+			let stage: Stage = 'ready';
+			const sending = async () => {
+				if (stage === 'send') return;
+				await limiter.acquire('send');
+				limiter.release('ready');
+				stage = 'send';
+			};
 			try {
-				if (index < count) await work(index);
+				if (index < count) await work(index, sending);
 			} finally {
-				limiter.release();
+				limiter.release(stage);
 			}
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(count, limiter.max) }, worker));
+	await Promise.all(Array.from({ length: Math.min(count, 2 * limiter.max) }, worker));
 }

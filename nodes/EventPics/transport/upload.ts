@@ -212,52 +212,72 @@ function noteFailure(
 		);
 }
 
+/** A 429's news for the run's pacing; the error itself goes on. */
+function throttled(signals: RateSignals, error: unknown, at: number) {
+	const { kind, facts } = error as EventPicsError;
+	if (kind === 'rateLimited') signals.throttled(facts.retryAfterMs, at);
+	return error;
+}
+
+type UploadOptions = { allowInternal: boolean; signals: RateSignals; sending: () => Promise<void> };
+
+/** An upload address for the file: `getuploadurl`, paced by the run's rate, its answer checked. */
+async function askAddress(
+	ctx: IExecuteFunctions,
+	credential: { baseUrl: string; apiKey: string },
+	file: Outgoing,
+	timeoutMs: number,
+	{ allowInternal, signals }: UploadOptions,
+) {
+	await signals.paced();
+	const askedAt = Date.now();
+	const signed = await requestUploadUrl(ctx, credential, file, timeoutMs).catch(
+		(error: unknown) => {
+			throw throttled(signals, error, askedAt);
+		},
+	);
+	signals.succeeded(Date.now() - askedAt);
+	const target = await uploadTarget(ctx, signed, credential.baseUrl, allowInternal);
+	return { target, at: Date.now() };
+}
+
 /**
- * The two-step upload: `getuploadurl` just before each PUT (paced by the run's rate), then the body
- * streamed to the whole address unchanged. Retries what is safe; a refused or expired address (403)
- * is replaced at once, never replayed. Reports the addresses asked for, a possible duplicate and the
- * tries that broke off while the file moved.
+ * The two-step upload: `getuploadurl` (paced by the run's rate), then, once `sending` lets the file
+ * go (its turn among the files sent at once), the body streamed to the whole address unchanged.
+ * Retries what is safe; a refused or expired address (403) is replaced at once, never replayed.
+ * Reports the addresses asked for, a possible duplicate and the tries that broke off while the file moved.
  */
 export async function uploadFile(
 	ctx: IExecuteFunctions,
 	credential: { baseUrl: string; apiKey: string },
 	file: Outgoing,
 	policy: Policy,
-	options: { allowInternal: boolean; signals: RateSignals },
+	options: UploadOptions,
 ) {
 	const brokenTransfers: string[] = [];
 	const report = { uploadUrlRequests: 0, possibleDuplicate: false, brokenTransfers };
 	let address: { target: Target; at: number } | undefined;
 	let refreshes = 0;
-	const { signals } = options;
-	const throttled = (error: unknown, at: number) => {
-		const { kind, facts } = error as EventPicsError;
-		if (kind === 'rateLimited') signals.throttled(facts.retryAfterMs, at);
-		return error;
+	const fresh = async () => {
+		if (address && Date.now() - address.at <= REUSE_MS) return address.target;
+		report.uploadUrlRequests++;
+		address = await askAddress(ctx, credential, file, policy.timeoutMs, options);
+		return address.target;
 	};
 	const attempt = async (attemptNumber: number) => {
-		if (!address || Date.now() - address.at > REUSE_MS) {
-			await signals.paced();
-			report.uploadUrlRequests++;
-			const askedAt = Date.now();
-			const signed = await requestUploadUrl(ctx, credential, file, policy.timeoutMs).catch(
-				(error: unknown) => {
-					throw throttled(error, askedAt);
-				},
-			);
-			signals.succeeded(Date.now() - askedAt);
-			const target = await uploadTarget(ctx, signed, credential.baseUrl, options.allowInternal);
-			address = { target, at: Date.now() };
-		}
+		await fresh();
+		await options.sending();
+		// the files sent before it may have taken longer than its address lives
+		const target = await fresh();
 		const putAt = Date.now();
 		const body = await file.open();
 		const sent = watchBody(body, file.size, policy.timeoutMs);
 		try {
-			const done = await sendPut(ctx, address.target, file, body, sent, policy.timeoutMs);
-			signals.succeeded();
+			const done = await sendPut(ctx, target, file, body, sent, policy.timeoutMs);
+			options.signals.succeeded();
 			return { ...done, attempts: attemptNumber, ...report };
 		} catch (error) {
-			const failure = throttled(error, putAt) as EventPicsError;
+			const failure = throttled(options.signals, error, putAt) as EventPicsError;
 			if (failure.facts.statusCode === 403) [address, refreshes] = [undefined, refreshes + 1];
 			noteFailure(report, failure, sent.state, attemptNumber, file.size, policy.timeoutMs);
 			throw failure;

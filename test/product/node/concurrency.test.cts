@@ -84,12 +84,18 @@ describe('Photo > Upload: concurrent uploads', () => {
 		expect(maxOverlap(emu, 'storage')).toBeLessThanOrEqual(40);
 	});
 
-	it('runs one at a time when set to 1', async () => {
-		emu.setOptions({ latencyMs: 20 });
+	it("runs one at a time when set to 1, asking the next file's address while one is sent", async () => {
+		emu.setOptions({ latencyMs: 100 });
 		await runEventPics({ emu, parameters: upload({ concurrency: 1 }), inputItems: photos(8) });
 		expect(maxOverlap(emu, 'storage')).toBe(1);
 		expect(maxOverlap(emu, 'api')).toBe(1);
 		expect(emu.uploads).toHaveLength(8);
+		const puts = emu.requests.filter((r) => r.server === 'storage');
+		const signs = emu.requests.filter(
+			(r) => r.server === 'api' && r.url.startsWith('/getuploadurl'),
+		);
+		// file k's address was asked before the PUT of file k-1 ended (one round trip saved per file)
+		for (let k = 1; k < 8; k++) expect(signs[k].startedAt).toBeLessThan(puts[k - 1].endedAt!);
 	});
 
 	it('slows down under a rate limit and still delivers everything', async () => {

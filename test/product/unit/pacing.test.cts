@@ -285,4 +285,30 @@ describe('Pacer: uploads at once', () => {
 		expect(started).toEqual(Array.from({ length: 20 }, (_, index) => index));
 		expect(most).toBe(3);
 	});
+
+	it('runPool: once a file is sent, the next gets ready beside it: "current" getting ready, "current" sent', async () => {
+		const clock = handClock();
+		const pacer = new Pacer({ max: 3 }, 0, clock);
+		const atOnce = { ready: 0, send: 0, both: 0 };
+		const most = { ready: 0, send: 0, both: 0 };
+		const count = (stage: keyof typeof atOnce, change: number) => {
+			atOnce[stage] += change;
+			atOnce.both += change;
+			most[stage] = Math.max(most[stage], atOnce[stage]);
+			most.both = Math.max(most.both, atOnce.both);
+		};
+		await clock.run(
+			runPool(20, pacer, async (index, sending) => {
+				count('ready', 1);
+				await clock.sleep(5);
+				count('ready', -1);
+				await sending();
+				await sending(); // a second call (a retry) keeps its place
+				count('send', 1);
+				await clock.sleep(20 + (index % 3));
+				count('send', -1);
+			}),
+		);
+		expect(most).toEqual({ ready: 3, send: 3, both: 6 });
+	});
 });

@@ -465,11 +465,11 @@ interface Run {
 }
 
 /** One file's turn in the pool: its output, or its error, which may stop later items. */
-async function fileTurn(ctx: IExecuteFunctions, turn: Turn, run: Run) {
+async function fileTurn(ctx: IExecuteFunctions, turn: Turn, run: Run, sending: Sending) {
 	const { job } = turn;
 	try {
 		if (job.itemIndex > run.stopAt) return;
-		const json = await sendOne(ctx, turn, run);
+		const json = await sendOne(ctx, turn, run, sending);
 		if (json) turn.output = { json, pairedItem: { item: job.itemIndex } };
 	} catch (error) {
 		turn.error = itemError(ctx, error, job.itemIndex, run.account);
@@ -485,8 +485,12 @@ async function fileTurn(ctx: IExecuteFunctions, turn: Turn, run: Run) {
 	}
 }
 
+type Sending = () => Promise<void>;
+/** Thrown by a file's `sending` when the run stopped while the file got ready: it is not sent. */
+const STOPPED = new Error('The run stopped before this file was sent');
+
 /** One file skipped, cut short (not uploaded) or uploaded; undefined when the run stopped meanwhile. */
-async function sendOne(ctx: IExecuteFunctions, turn: Turn, run: Run) {
+async function sendOne(ctx: IExecuteFunctions, turn: Turn, run: Run, sending: Sending) {
 	const { job, skip } = turn;
 	if (turn.unread) throw turn.unread;
 	const skipped = await skip?.turn();
@@ -507,8 +511,18 @@ async function sendOne(ctx: IExecuteFunctions, turn: Turn, run: Run) {
 			historyKey,
 			reason: `"${shown(file.fileName)}" is cut short: ${whole.reason} (${whole.format}). It was not uploaded: if it is still being written, a later run takes it; if it is damaged, replace it.`,
 		});
-	const options = { allowInternal: job.options.allowInternal, signals: run.pacer };
-	const report = await uploadFile(ctx, run.account, file, job.options.policy, options);
+	const go = async () => {
+		await sending();
+		if (job.itemIndex > run.stopAt) throw STOPPED;
+	};
+	const options = { allowInternal: job.options.allowInternal, signals: run.pacer, sending: go };
+	const report = await uploadFile(ctx, run.account, file, job.options.policy, options).catch(
+		(error: unknown) => {
+			if (error === STOPPED) return undefined;
+			throw error;
+		},
+	);
+	if (!report) return undefined;
 	skip?.settle(true);
 	const warnings = [...(details.warnings as string[]), ...report.brokenTransfers];
 	if (report.possibleDuplicate)
@@ -543,7 +557,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const turns = planned.flatMap((entry) => (entry instanceof Error ? [] : entry));
 	const history = await planSkips(this, account, turns);
 	const run: Run = { account, pacer, continueOnFail, errorOutput, stopAt: Infinity };
-	await runPool(turns.length, pacer, async (index) => await fileTurn(this, turns[index], run));
+	await runPool(turns.length, pacer, async (index, sending) => {
+		await fileTurn(this, turns[index], run, sending);
+	});
 	if (history) await recordHistory(this, history, turns);
 	const output = planned.flatMap((entry, itemIndex) => {
 		const error = entry instanceof Error ? entry : entry.find((turn) => turn.error)?.error;
