@@ -219,7 +219,12 @@ function throttled(signals: RateSignals, error: unknown, at: number) {
 	return error;
 }
 
-type UploadOptions = { allowInternal: boolean; signals: RateSignals; sending: () => Promise<void> };
+/** `sending` waits for the file's turn among those sent at once, and says whether it still goes. */
+type UploadOptions = {
+	allowInternal: boolean;
+	signals: RateSignals;
+	sending: () => Promise<boolean>;
+};
 
 /** An upload address for the file: `getuploadurl`, paced by the run's rate, its answer checked. */
 async function askAddress(
@@ -243,7 +248,8 @@ async function askAddress(
 
 /**
  * The two-step upload: `getuploadurl` (paced by the run's rate), then, once `sending` lets the file
- * go (its turn among the files sent at once), the body streamed to the whole address unchanged.
+ * go (its turn among the files sent at once; undefined when it does not), the body streamed to the
+ * whole address unchanged.
  * Retries what is safe; a refused or expired address (403) is replaced at once, never replayed.
  * Reports the addresses asked for, a possible duplicate and the tries that broke off while the file moved.
  */
@@ -266,7 +272,7 @@ export async function uploadFile(
 	};
 	const attempt = async (attemptNumber: number) => {
 		await fresh();
-		await options.sending();
+		if (!(await options.sending())) return undefined;
 		// the files sent before it may have taken longer than its address lives
 		const target = await fresh();
 		const putAt = Date.now();

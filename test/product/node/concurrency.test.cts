@@ -98,6 +98,23 @@ describe('Photo > Upload: concurrent uploads', () => {
 		for (let k = 1; k < 8; k++) expect(signs[k].startedAt).toBeLessThan(puts[k - 1].endedAt!);
 	});
 
+	it('without Continue On Fail, a file made ready while the failing one was sent is not sent', async () => {
+		emu.setOptions({ latencyMs: 100 });
+		emu.addFault({ endpoint: 'put', kind: 'status', status: 400, times: 1 });
+		const { nodeError } = await runEventPics({
+			emu,
+			parameters: upload({ concurrency: 1 }),
+			inputItems: photos(4),
+		});
+		expect(nodeError).toBeDefined();
+		const signs = emu.requests.filter(
+			(r) => r.server === 'api' && r.url.startsWith('/getuploadurl'),
+		);
+		expect(signs).toHaveLength(2); // the next file's address was asked while the first was sent
+		expect(emu.requests.filter((r) => r.server === 'storage')).toHaveLength(1);
+		expect(emu.uploads).toHaveLength(0);
+	});
+
 	it('slows down under a rate limit and still delivers everything', async () => {
 		// 20 a second: 30 photos (61 requests) still meet the limit many times over, in ~3 s instead of ~6
 		emu.setOptions({ rateLimitPerSecond: 20 });

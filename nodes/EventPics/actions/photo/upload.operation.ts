@@ -486,8 +486,6 @@ async function fileTurn(ctx: IExecuteFunctions, turn: Turn, run: Run, sending: S
 }
 
 type Sending = () => Promise<void>;
-/** Thrown by a file's `sending` when the run stopped while the file got ready: it is not sent. */
-const STOPPED = new Error('The run stopped before this file was sent');
 
 /** One file skipped, cut short (not uploaded) or uploaded; undefined when the run stopped meanwhile. */
 async function sendOne(ctx: IExecuteFunctions, turn: Turn, run: Run, sending: Sending) {
@@ -513,15 +511,10 @@ async function sendOne(ctx: IExecuteFunctions, turn: Turn, run: Run, sending: Se
 		});
 	const go = async () => {
 		await sending();
-		if (job.itemIndex > run.stopAt) throw STOPPED;
+		return job.itemIndex <= run.stopAt; // a run stopped while the file waited sends nothing more
 	};
 	const options = { allowInternal: job.options.allowInternal, signals: run.pacer, sending: go };
-	const report = await uploadFile(ctx, run.account, file, job.options.policy, options).catch(
-		(error: unknown) => {
-			if (error === STOPPED) return undefined;
-			throw error;
-		},
-	);
+	const report = await uploadFile(ctx, run.account, file, job.options.policy, options);
 	if (!report) return undefined;
 	skip?.settle(true);
 	const warnings = [...(details.warnings as string[]), ...report.brokenTransfers];
